@@ -1,0 +1,80 @@
+import type {
+  ChatRequest,
+  ChatResponse,
+  IRError,
+  StreamEvent,
+  WireFormat,
+} from "../ir.ts";
+
+/** One framed unit read from a vendor stream: an SSE event or an NDJSON line. */
+export interface RawStreamEvent {
+  /** SSE `event:` field; undefined for NDJSON and for SSE without one. */
+  event?: string;
+  data: string;
+}
+
+export interface EncodedRequest {
+  body: Record<string, unknown>;
+  /** Wire names of parameters the vendor cannot honour, dropped safely. */
+  dropped: string[];
+}
+
+export interface EncodeRequestOptions {
+  /** The vendor's model id (already resolved). */
+  model: string;
+  /** Default max output tokens for formats that require one (Anthropic). */
+  defaultMaxTokens?: number;
+}
+
+export interface StreamDecoder {
+  /** Feed one raw vendor event; returns the IR events it completes. */
+  push(raw: RawStreamEvent): StreamEvent[];
+  /** The vendor stream ended; returns any closing events not yet emitted. */
+  end(): StreamEvent[];
+}
+
+export interface StreamEncoder {
+  /** Turn one IR event into the bytes (as text) the client must receive; may be "". */
+  encode(ev: StreamEvent): string;
+  /** Closing frames (e.g. OpenAI's `data: [DONE]`) after the last event. */
+  end(): string;
+}
+
+export interface StreamEncoderOptions {
+  /** Model name to report to the client. */
+  model: string;
+  /** OpenAI `stream_options.include_usage`. */
+  includeUsage?: boolean;
+  id?: string;
+}
+
+/**
+ * A wire codec: decodes a format to the IR and encodes the IR to it, for
+ * requests, responses, stream events and errors. Codecs are pure: no I/O.
+ * Decoders throw `CodecError` (a 400 for the client) on input they cannot read.
+ */
+export interface Codec {
+  readonly format: WireFormat;
+  /** Content type of this format's stream (`text/event-stream` or `application/x-ndjson`). */
+  readonly streamContentType: string;
+  decodeRequest(body: unknown): ChatRequest;
+  encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): EncodedRequest;
+  decodeResponse(body: unknown): ChatResponse;
+  encodeResponse(res: ChatResponse, opts: { model: string }): Record<string, unknown>;
+  streamDecoder(): StreamDecoder;
+  streamEncoder(opts: StreamEncoderOptions): StreamEncoder;
+  decodeError(status: number, body: unknown, headers?: Headers): IRError;
+  encodeError(err: IRError): Record<string, unknown>;
+}
+
+export class CodecError extends Error {
+  constructor(
+    message: string,
+    /** Offending parameter path, for the spec's `details.parameter`. */
+    readonly parameter?: string,
+    readonly expected?: string,
+  ) {
+    super(message);
+    this.name = "CodecError";
+  }
+}

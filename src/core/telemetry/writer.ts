@@ -1,0 +1,143 @@
+// Batches run records off the request path. write() only queues; a single
+// drain loop inserts batches, so at most one batch is ever in flight. Failed
+// batches go back to the front of the queue and are retried with backoff;
+// records are only lost when the queue overflows maxQueue (oldest first).
+
+import type { RunLog, RunRecord } from "../../store/types.ts";
+
+export interface RunWriterOptions {
+  batchSize?: number;
+  flushIntervalMs?: number;
+  maxQueue?: number;
+  onError?(err: unknown): void;
+}
+
+const MAX_BACKOFF_MS = 5_000;
+/** Failed attempts after which flush() stops waiting and rejects; records stay queued. */
+const FLUSH_ATTEMPTS = 6;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class RunWriter {
+  /** written: records stored; failed: insert attempts that failed (their records are retried); dropped: records discarded on overflow. */
+  readonly stats = { written: 0, failed: 0, dropped: 0 };
+
+  private queue: RunRecord[] = [];
+  private inFlight = 0;
+  private draining: Promise<void> | undefined;
+  private kickScheduled = false;
+  private consecutiveFailures = 0;
+  private retryAt = 0;
+  private lastError: unknown;
+  private dropReported = false;
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly maxQueue: number;
+  private readonly onError: (err: unknown) => void;
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly log: RunLog,
+    opts: RunWriterOptions = {},
+  ) {
+    this.batchSize = opts.batchSize ?? 200;
+    this.flushIntervalMs = opts.flushIntervalMs ?? 250;
+    this.maxQueue = opts.maxQueue ?? 100_000;
+    this.onError = opts.onError ?? ((err) => console.error("run writer:", err));
+    this.timer = setInterval(() => this.kick(), this.flushIntervalMs);
+    // Telemetry must never keep the process alive on its own.
+    this.timer.unref();
+  }
+
+  /** Records queued or in flight. */
+  get pending(): number {
+    return this.queue.length + this.inFlight;
+  }
+
+  /** Queues a record; never blocks and never throws. */
+  write(rec: RunRecord): void {
+    this.queue.push(rec);
+    this.dropOverflow();
+    if (this.queue.length >= this.batchSize && !this.kickScheduled) {
+      // Deferred so the insert never runs inside the caller's response path.
+      this.kickScheduled = true;
+      queueMicrotask(() => {
+        this.kickScheduled = false;
+        this.kick();
+      });
+    }
+  }
+
+  /** Writes everything queued so far, retrying with backoff; rejects after repeated failures. */
+  async flush(): Promise<void> {
+    const failedBefore = this.stats.failed;
+    for (;;) {
+      await this.draining;
+      if (this.queue.length === 0) return;
+      if (this.stats.failed - failedBefore >= FLUSH_ATTEMPTS) throw this.lastError;
+      await sleep(Math.max(0, this.retryAt - Date.now()));
+      this.kick();
+    }
+  }
+
+  /** Flushes everything, then stops the timer. */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      clearInterval(this.timer);
+    }
+  }
+
+  private kick(): void {
+    if (this.draining || this.queue.length === 0 || Date.now() < this.retryAt) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.batchSize);
+      this.inFlight = batch.length;
+      try {
+        await this.log.insertRuns(batch);
+      } catch (err) {
+        this.inFlight = 0;
+        this.queue = batch.concat(this.queue);
+        this.stats.failed++;
+        this.consecutiveFailures++;
+        this.lastError = err;
+        this.retryAt = Date.now() + Math.min(this.flushIntervalMs * 2 ** (this.consecutiveFailures - 1), MAX_BACKOFF_MS);
+        this.report(err);
+        this.dropOverflow();
+        return;
+      }
+      this.inFlight = 0;
+      this.stats.written += batch.length;
+      this.consecutiveFailures = 0;
+      this.retryAt = 0;
+      this.dropReported = false;
+    }
+  }
+
+  private dropOverflow(): void {
+    const excess = Math.min(this.pending - this.maxQueue, this.queue.length);
+    if (excess <= 0) return;
+    this.queue.splice(0, excess);
+    this.stats.dropped += excess;
+    // One report per overflow burst; a successful batch ends the burst.
+    if (!this.dropReported) {
+      this.dropReported = true;
+      this.report(new Error(`run queue exceeded ${this.maxQueue} records: dropping the oldest`));
+    }
+  }
+
+  private report(err: unknown): void {
+    try {
+      this.onError(err);
+    } catch {
+      // A faulty error hook must not break telemetry.
+    }
+  }
+}

@@ -1,0 +1,152 @@
+// The public plugin API. User plugins import it as `relay/plugin`; the host
+// registers that module at runtime, so a plugin file needs no node_modules.
+// Built-in providers and strategies are written against exactly this API.
+
+import type {
+  ChatRequest,
+  ChatResponse,
+  WireFormat,
+} from "../core/ir.ts";
+
+export type { ChatRequest, ChatResponse, WireFormat } from "../core/ir.ts";
+export type * from "../core/ir.ts";
+
+export type Tier = "simple" | "moderate" | "complex";
+
+export interface ModelPrice {
+  /** USD per million tokens. */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export interface ModelCapabilities {
+  tools: boolean;
+  vision: boolean;
+  json: boolean;
+  reasoning: boolean;
+  streaming: boolean;
+}
+
+export interface ModelInfo {
+  /** The vendor's own model id, e.g. `claude-sonnet-4-5`. */
+  id: string;
+  /** Name of the provider plugin that serves it. */
+  provider: string;
+  aliases: string[];
+  contextWindow?: number;
+  maxOutput?: number;
+  price?: ModelPrice;
+  capabilities: ModelCapabilities;
+  /** Strategies may use this hint when a tier has no configured model. */
+  tier?: Tier;
+  /** Only routable models are offered by `/v1/models` and chosen by strategies. */
+  routable: boolean;
+}
+
+export interface ProviderRequestContext {
+  /** Vendor model id. */
+  model: string;
+  stream: boolean;
+  /** Effective base URL (config/env override or the plugin default), no trailing slash. */
+  baseUrl: string;
+  /** The credential to use; undefined when the provider needs none. */
+  apiKey?: string;
+  /** Headers the client sent, for vendor headers that must be forwarded (e.g. `anthropic-beta`). */
+  clientHeaders: Headers;
+}
+
+export interface ProviderPlugin {
+  kind: "provider";
+  name: string;
+  displayName?: string;
+  /** Wire format the vendor speaks; selects the codec. */
+  format: WireFormat;
+  /** Default base URL, no trailing slash. */
+  baseUrl: string;
+  /** Env variables holding the key (`<PROVIDER>_API_KEY` first), first set wins; empty when no key is needed. */
+  apiKeyEnv?: string[];
+  /** Env variables that override the base URL, first set wins. */
+  baseUrlEnv?: string[];
+  /** URL and headers of a chat call. The body is the codec's output. */
+  request(ctx: ProviderRequestContext): { url: string; headers: Record<string, string> };
+  /** Vendor quirks applied to the encoded request body. */
+  adaptBody?(body: Record<string, unknown>, ctx: ProviderRequestContext): Record<string, unknown>;
+  /** URL and headers of the vendor's token-counting endpoint, if it has one. */
+  countTokens?(ctx: ProviderRequestContext): { url: string; headers: Record<string, string> };
+  /** Models this provider serves, merged into the catalog. */
+  models?: ModelInfo[];
+}
+
+export interface CatalogView {
+  /** Resolve `<vendor>:<model>`, `<vendor>/<model>`, bare ids and aliases. */
+  resolve(name: string): ModelInfo | undefined;
+  list(): ModelInfo[];
+}
+
+export interface RouteInput {
+  request: ChatRequest;
+  /** Model name exactly as the client sent it. */
+  requestedModel: string;
+  clientFormat: WireFormat;
+  headers: Headers;
+}
+
+export interface StrategyContext {
+  /** This strategy's options from config (`routing.strategies.<name>`). */
+  options: Record<string, unknown>;
+  catalog: CatalogView;
+  /** False while a provider is cooled down or has no credentials. */
+  isAvailable(model: ModelInfo): boolean;
+  /** Local estimate of the request's input tokens. */
+  estimateTokens(req: ChatRequest): number;
+}
+
+export interface RoutePlan {
+  /** Model names to try, in order (resolved by the router through the catalog). */
+  candidates: string[];
+  /** `fallback`: move on after retryable failures; `cascade`: also after an answer `judge` rejects. */
+  mode: "fallback" | "cascade";
+  tier?: Tier;
+  /** Human-readable reasons for the decision; surfaced in headers and the run log. */
+  reasons: string[];
+  /** Cascade only: how many times the router may move up the chain. */
+  maxEscalations?: number;
+}
+
+export interface Verdict {
+  accept: boolean;
+  reason?: string;
+}
+
+export interface StrategyPlugin {
+  kind: "strategy";
+  name: string;
+  description?: string;
+  /** Virtual model names this strategy answers to, e.g. `svc:auto`. */
+  models?: string[];
+  plan(input: RouteInput, ctx: StrategyContext): RoutePlan | Promise<RoutePlan>;
+  /** Cascade: judge a complete answer; `accept: false` escalates to the next candidate. */
+  judge?(res: ChatResponse, req: ChatRequest): Verdict;
+}
+
+export type RelayPlugin = ProviderPlugin | StrategyPlugin;
+
+const KINDS = new Set(["provider", "strategy"]);
+
+/** Declare a plugin. Validates the shape so a broken plugin fails at load, naming what is wrong. */
+export function definePlugin<P extends RelayPlugin>(plugin: P): P {
+  if (!plugin || typeof plugin !== "object") throw new TypeError("definePlugin expects an object");
+  if (!KINDS.has(plugin.kind)) throw new TypeError(`plugin kind must be "provider" or "strategy", got ${JSON.stringify(plugin.kind)}`);
+  if (typeof plugin.name !== "string" || !/^[a-z0-9][a-z0-9_-]*$/i.test(plugin.name))
+    throw new TypeError(`plugin name must be a non-empty identifier, got ${JSON.stringify(plugin.name)}`);
+  if (plugin.kind === "strategy" && typeof plugin.plan !== "function")
+    throw new TypeError(`strategy "${plugin.name}" must have a plan() function`);
+  if (plugin.kind === "provider") {
+    if (typeof plugin.request !== "function") throw new TypeError(`provider "${plugin.name}" must have a request() function`);
+    if (!["openai", "anthropic", "gemini", "ollama"].includes(plugin.format))
+      throw new TypeError(`provider "${plugin.name}" has unknown format ${JSON.stringify(plugin.format)}`);
+  }
+  return Object.freeze(plugin);
+}

@@ -1,0 +1,182 @@
+// The one mapping between RunRecord and the `runs` table row, used by both
+// drivers. Rows coming back are normalised here: Postgres returns BIGINT and
+// aggregates as strings and JSONB already parsed; SQLite returns booleans as
+// 0/1 and JSON as text.
+
+import type { Agent, ModelTotals, RunRecord, RunTotals } from "./types.ts";
+
+// A type alias (not an interface) so it is assignable to bun:sqlite's
+// named-binding record type.
+export type RunRow = {
+  id: string;
+  ts: number;
+  latency_ms: number;
+  requested_model: string;
+  routed_model: string;
+  provider: string;
+  strategy: string;
+  tier: string | null;
+  status: number;
+  outcome: string;
+  stream: boolean;
+  client_format: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_usd: number;
+  fallback_used: boolean;
+  attempts: number;
+  /** JSON text. */
+  events: string;
+  /** JSON text. */
+  reasons: string;
+  /** JSON text. */
+  metadata: string;
+  session_key: string | null;
+  error: string | null;
+  overhead_ms: number;
+};
+
+export type ColumnKind = "text" | "int" | "real" | "bool" | "json";
+
+/** Every `runs` column with its kind; the Record type keeps it complete. */
+export const RUN_COLUMN_KINDS: Record<keyof RunRow, ColumnKind> = {
+  id: "text",
+  ts: "int",
+  latency_ms: "real",
+  requested_model: "text",
+  routed_model: "text",
+  provider: "text",
+  strategy: "text",
+  tier: "text",
+  status: "int",
+  outcome: "text",
+  stream: "bool",
+  client_format: "text",
+  input_tokens: "int",
+  output_tokens: "int",
+  cache_read_tokens: "int",
+  cache_write_tokens: "int",
+  cost_usd: "real",
+  fallback_used: "bool",
+  attempts: "int",
+  events: "json",
+  reasons: "json",
+  metadata: "json",
+  session_key: "text",
+  error: "text",
+  overhead_ms: "real",
+};
+
+export const RUN_COLUMNS = Object.keys(RUN_COLUMN_KINDS) as (keyof RunRow)[];
+
+export function toRunRow(r: RunRecord): RunRow {
+  return {
+    id: r.id,
+    ts: r.ts,
+    latency_ms: r.latencyMs,
+    requested_model: r.requestedModel,
+    routed_model: r.routedModel,
+    provider: r.provider,
+    strategy: r.strategy,
+    tier: r.tier ?? null,
+    status: r.status,
+    outcome: r.outcome,
+    stream: r.stream,
+    client_format: r.clientFormat,
+    input_tokens: r.inputTokens,
+    output_tokens: r.outputTokens,
+    cache_read_tokens: r.cacheReadTokens,
+    cache_write_tokens: r.cacheWriteTokens,
+    cost_usd: r.costUsd,
+    fallback_used: r.fallbackUsed,
+    attempts: r.attempts,
+    events: JSON.stringify(r.events),
+    reasons: JSON.stringify(r.reasons),
+    metadata: JSON.stringify(r.metadata),
+    session_key: r.sessionKey ?? null,
+    error: r.error ?? null,
+    overhead_ms: r.overheadMs,
+  };
+}
+
+type Row = Record<string, unknown>;
+
+const json = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);
+const optional = (v: unknown): string | undefined => (v == null ? undefined : String(v));
+
+export function fromRunRow(row: Row): RunRecord {
+  const rec: RunRecord = {
+    id: String(row.id),
+    ts: Number(row.ts),
+    latencyMs: Number(row.latency_ms),
+    requestedModel: String(row.requested_model),
+    routedModel: String(row.routed_model),
+    provider: String(row.provider),
+    strategy: String(row.strategy),
+    status: Number(row.status),
+    outcome: row.outcome as RunRecord["outcome"],
+    stream: Boolean(row.stream),
+    clientFormat: String(row.client_format),
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    cacheReadTokens: Number(row.cache_read_tokens),
+    cacheWriteTokens: Number(row.cache_write_tokens),
+    costUsd: Number(row.cost_usd),
+    fallbackUsed: Boolean(row.fallback_used),
+    attempts: Number(row.attempts),
+    events: json(row.events) as RunRecord["events"],
+    reasons: json(row.reasons) as string[],
+    metadata: json(row.metadata) as Record<string, unknown>,
+    overheadMs: Number(row.overhead_ms),
+  };
+  // Optional fields stay absent rather than `undefined`-valued so records
+  // round-trip with deep equality.
+  const tier = optional(row.tier);
+  if (tier !== undefined) rec.tier = tier;
+  const sessionKey = optional(row.session_key);
+  if (sessionKey !== undefined) rec.sessionKey = sessionKey;
+  const error = optional(row.error);
+  if (error !== undefined) rec.error = error;
+  return rec;
+}
+
+/** Aggregate columns shared by totals and per-model totals. */
+export const TOTALS_SELECT = `COUNT(*) AS requests,
+  COALESCE(SUM(CASE WHEN outcome = 'error' THEN 1 ELSE 0 END), 0) AS errors,
+  COALESCE(SUM(input_tokens), 0) AS input_tokens,
+  COALESCE(SUM(output_tokens), 0) AS output_tokens,
+  COALESCE(SUM(cache_read_tokens), 0) AS cache_read_tokens,
+  COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
+  COALESCE(SUM(cost_usd), 0) AS cost_usd,
+  COALESCE(SUM(CASE WHEN fallback_used THEN 1 ELSE 0 END), 0) AS fallbacks`;
+
+export function fromTotalsRow(row: Row): RunTotals {
+  return {
+    requests: Number(row.requests),
+    errors: Number(row.errors),
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    cacheReadTokens: Number(row.cache_read_tokens),
+    cacheWriteTokens: Number(row.cache_write_tokens),
+    costUsd: Number(row.cost_usd),
+    fallbacks: Number(row.fallbacks),
+  };
+}
+
+export function fromModelTotalsRow(row: Row): ModelTotals {
+  return { model: String(row.routed_model), provider: String(row.provider), ...fromTotalsRow(row) };
+}
+
+export function fromAgentRow(row: Row): Agent {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    capability: String(row.capability),
+    description: String(row.description),
+    endpoint: String(row.endpoint),
+    protocol: String(row.protocol),
+    created_at: String(row.created_at),
+  };
+}

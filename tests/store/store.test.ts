@@ -1,0 +1,391 @@
+// One behavioural suite run against both drivers. Postgres is optional
+// locally (skipped with a warning) but required when CI=true.
+
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { LATEST_VERSION, MIGRATIONS } from "../../src/store/migrations.ts";
+import { openStore } from "../../src/store/open.ts";
+import type { Agent, RunRecord, Store } from "../../src/store/types.ts";
+
+const PG_URLS = process.env.RELAY_TEST_PG_URL
+  ? [process.env.RELAY_TEST_PG_URL]
+  : ["postgres://postgres@127.0.0.1:5432/test", "postgres://root@127.0.0.1:5432/test"];
+
+async function findPostgres(): Promise<string | undefined> {
+  for (const url of PG_URLS) {
+    const sql = new SQL(url, { max: 1, connectionTimeout: 3 });
+    try {
+      await sql`SELECT 1`;
+      return url;
+    } catch {
+      // try the next candidate
+    } finally {
+      await sql.close();
+    }
+  }
+  return undefined;
+}
+
+const pgUrl = await findPostgres();
+if (!pgUrl) {
+  const reason = `postgres unreachable at ${PG_URLS.join(" / ")}`;
+  if (process.env.CI === "true") throw new Error(`${reason}: CI requires it`);
+  console.warn(`${reason}: skipping`);
+}
+
+interface Driver {
+  name: "sqlite" | "postgres";
+  available: boolean;
+  /** Opens a store on this test's database (same database until reset). */
+  open(): Promise<Store>;
+  /** Gives the next test an empty database. */
+  reset(): Promise<void>;
+  appliedVersions(): Promise<number[]>;
+  cleanup(): Promise<void>;
+}
+
+function sqliteDriver(): Driver {
+  const root = mkdtempSync(path.join(tmpdir(), "relay-store-"));
+  let n = 0;
+  // Nested, not-yet-existing directory: openStore must create it.
+  const dbPath = () => path.join(root, `t${n}`, "nested", "relay.db");
+  return {
+    name: "sqlite",
+    available: true,
+    open: () => openStore({ driver: "sqlite", path: dbPath() }),
+    reset: async () => {
+      n++;
+    },
+    appliedVersions: async () => {
+      const db = new Database(dbPath(), { readonly: true });
+      try {
+        return (db.query("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]).map(
+          (r) => r.version,
+        );
+      } finally {
+        db.close();
+      }
+    },
+    cleanup: async () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+function postgresDriver(url: string | undefined): Driver {
+  const schema = `relay_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const admin = url ? new SQL(url, { max: 1 }) : undefined;
+  return {
+    name: "postgres",
+    available: url !== undefined,
+    open: () => openStore({ driver: "postgres", url: url!, schema }),
+    reset: async () => {
+      await admin!.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    },
+    appliedVersions: async () =>
+      ((await admin!.unsafe(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`)) as { version: number }[]).map(
+        (r) => r.version,
+      ),
+    cleanup: async () => {
+      if (!admin) return;
+      await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+const drivers = [sqliteDriver(), postgresDriver(pgUrl)];
+
+const T0 = 1_700_000_000_000;
+let seq = 0;
+
+function run(over: Partial<RunRecord> = {}): RunRecord {
+  seq++;
+  return {
+    id: `run_${seq}`,
+    ts: T0 + seq,
+    latencyMs: 100 + seq,
+    requestedModel: "auto",
+    routedModel: "gpt-4o-mini",
+    provider: "openai",
+    strategy: "cascade",
+    status: 200,
+    outcome: "ok",
+    stream: false,
+    clientFormat: "openai",
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheReadTokens: 2,
+    cacheWriteTokens: 1,
+    costUsd: 0.25,
+    fallbackUsed: false,
+    attempts: 1,
+    events: [{ type: "attempt", model: "gpt-4o-mini", provider: "openai", status: 200, latencyMs: 90 }],
+    reasons: ["simple prompt"],
+    metadata: { team: "core", nested: { n: 1 } },
+    overheadMs: 1.5,
+    ...over,
+  };
+}
+
+function agent(id: string, capability: string, createdAt: string): Agent {
+  return {
+    id,
+    name: `Agent ${id}`,
+    capability,
+    description: "does things",
+    endpoint: `https://agents.example/${id}`,
+    protocol: "http",
+    created_at: createdAt,
+  };
+}
+
+for (const driver of drivers) {
+  describe.skipIf(!driver.available)(driver.name, () => {
+    const opened: Store[] = [];
+    let store: Store;
+    const open = async () => {
+      const s = await driver.open();
+      opened.push(s);
+      return s;
+    };
+
+    beforeEach(async () => {
+      await driver.reset();
+      store = await open();
+    });
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close();
+    });
+    afterAll(() => driver.cleanup());
+
+    test("migrations are versioned and idempotent", async () => {
+      await store.migrate();
+      const again = await open(); // a second open migrates again
+      await again.migrate();
+      expect(await driver.appliedVersions()).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(Math.max(...(await driver.appliedVersions()))).toBe(LATEST_VERSION);
+      expect(await store.integrityCheck()).toBe(true);
+    });
+
+    test("round-trips a record, including optional fields", async () => {
+      const plain = run();
+      const full = run({
+        tier: "premium",
+        sessionKey: "sess-1",
+        error: "upstream 529",
+        outcome: "error",
+        status: 529,
+        stream: true,
+        fallbackUsed: true,
+        events: [
+          { type: "attempt", model: "a", provider: "p", status: 529, reason: "overloaded", latencyMs: 3 },
+          { type: "fallback", model: "b", provider: "q" },
+        ],
+      });
+      await store.insertRuns([plain, full]);
+      expect(await store.getRun(plain.id)).toEqual(plain);
+      expect(await store.getRun(full.id)).toEqual(full);
+      expect(await store.getRun("missing")).toBeUndefined();
+    });
+
+    test("lists newest first with filters, pagination and total", async () => {
+      const runs = [
+        run({ routedModel: "m1", provider: "p1", sessionKey: "s1" }),
+        run({ routedModel: "m2", provider: "p1", status: 500, outcome: "error" }),
+        run({ routedModel: "m1", provider: "p2", sessionKey: "s1" }),
+        run({ routedModel: "m1", provider: "p1" }),
+        run({ routedModel: "m2", provider: "p2" }),
+      ];
+      await store.insertRuns(runs);
+      const ids = (rs: RunRecord[]) => rs.map((r) => r.id);
+
+      const all = await store.listRuns({ limit: 10, offset: 0 });
+      expect(all.total).toBe(5);
+      expect(ids(all.runs)).toEqual(ids([...runs].reverse()));
+
+      const page = await store.listRuns({ limit: 2, offset: 2 });
+      expect(page.total).toBe(5);
+      expect(ids(page.runs)).toEqual([runs[2].id, runs[1].id]);
+
+      const m1 = await store.listRuns({ limit: 10, offset: 0, model: "m1" });
+      expect(m1.total).toBe(3);
+      expect(ids(m1.runs)).toEqual([runs[3].id, runs[2].id, runs[0].id]);
+
+      const m1p1 = await store.listRuns({ limit: 1, offset: 0, model: "m1", provider: "p1" });
+      expect(m1p1.total).toBe(2);
+      expect(ids(m1p1.runs)).toEqual([runs[3].id]);
+
+      expect(ids((await store.listRuns({ limit: 10, offset: 0, status: 500 })).runs)).toEqual([runs[1].id]);
+      expect((await store.listRuns({ limit: 10, offset: 0, sessionKey: "s1" })).total).toBe(2);
+      const recent = await store.listRuns({ limit: 10, offset: 0, since: runs[3].ts });
+      expect(ids(recent.runs)).toEqual([runs[4].id, runs[3].id]);
+      expect(await store.listRuns({ limit: 10, offset: 50 })).toEqual({ runs: [], total: 5 });
+    });
+
+    test("ignores records whose id already exists", async () => {
+      const first = run({ costUsd: 1 });
+      await store.insertRuns([first]);
+      const second = run();
+      await store.insertRuns([{ ...first, costUsd: 99 }, second, { ...second, costUsd: 42 }]);
+      expect((await store.getRun(first.id))?.costUsd).toBe(1);
+      expect((await store.getRun(second.id))?.costUsd).toBe(second.costUsd);
+      expect((await store.listRuns({ limit: 10, offset: 0 })).total).toBe(2);
+    });
+
+    test("a batch with one bad record writes nothing", async () => {
+      const bad = { ...run(), requestedModel: null } as unknown as RunRecord;
+      await expect(store.insertRuns([run(), run(), bad, run()])).rejects.toThrow();
+      expect((await store.listRuns({ limit: 10, offset: 0 })).total).toBe(0);
+      await store.insertRuns([run()]); // the store stays usable
+      expect((await store.listRuns({ limit: 10, offset: 0 })).total).toBe(1);
+    });
+
+    test("totals and per-model totals since a time", async () => {
+      const old = run({ routedModel: "m1", costUsd: 100 });
+      const a = run({ routedModel: "m1", provider: "p1", inputTokens: 10, outputTokens: 1, costUsd: 0.5 });
+      const b = run({ routedModel: "m1", provider: "p1", inputTokens: 20, outputTokens: 2, costUsd: 0.25, fallbackUsed: true });
+      const c = run({ routedModel: "m2", provider: "p2", inputTokens: 5, outputTokens: 3, costUsd: 1, outcome: "error", status: 502 });
+      await store.insertRuns([old, a, b, c]);
+
+      const totals = await store.totals(a.ts);
+      expect(totals).toEqual({
+        requests: 3,
+        errors: 1,
+        inputTokens: 35,
+        outputTokens: 6,
+        cacheReadTokens: 6,
+        cacheWriteTokens: 3,
+        costUsd: 1.75,
+        fallbacks: 1,
+      });
+      expect(await store.totals(c.ts + 1)).toEqual({
+        requests: 0,
+        errors: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+        fallbacks: 0,
+      });
+
+      const byModel = await store.totalsByModel(a.ts);
+      expect(byModel).toEqual([
+        {
+          model: "m1",
+          provider: "p1",
+          requests: 2,
+          errors: 0,
+          inputTokens: 30,
+          outputTokens: 3,
+          cacheReadTokens: 4,
+          cacheWriteTokens: 2,
+          costUsd: 0.75,
+          fallbacks: 1,
+        },
+        {
+          model: "m2",
+          provider: "p2",
+          requests: 1,
+          errors: 1,
+          inputTokens: 5,
+          outputTokens: 3,
+          cacheReadTokens: 2,
+          cacheWriteTokens: 1,
+          costUsd: 1,
+          fallbacks: 0,
+        },
+      ]);
+    });
+
+    test("latencies are newest first, bounded and since a time", async () => {
+      const runs = [run({ latencyMs: 10 }), run({ latencyMs: 20.5 }), run({ latencyMs: 30 }), run({ latencyMs: 40 })];
+      await store.insertRuns(runs);
+      expect(await store.latencies(0, 10)).toEqual([40, 30, 20.5, 10]);
+      expect(await store.latencies(0, 2)).toEqual([40, 30]);
+      expect(await store.latencies(runs[1].ts, 10)).toEqual([40, 30, 20.5]);
+    });
+
+    test("prune deletes only older runs and counts them", async () => {
+      const runs = [run(), run(), run(), run()];
+      await store.insertRuns(runs);
+      expect(await store.prune(runs[2].ts)).toBe(2);
+      expect((await store.listRuns({ limit: 10, offset: 0 })).runs.map((r) => r.id)).toEqual([runs[3].id, runs[2].id]);
+      expect(await store.prune(runs[2].ts)).toBe(0);
+    });
+
+    test("kv get, set, overwrite", async () => {
+      expect(await store.getKv("mode")).toBeUndefined();
+      await store.setKv("mode", "on");
+      await store.setKv("mode", "off");
+      expect(await store.getKv("mode")).toBe("off");
+    });
+
+    test("incrBy is atomic under concurrency", async () => {
+      const results = await Promise.all(Array.from({ length: 100 }, () => store.incrBy("hits", 1)));
+      expect(await store.getKv("hits")).toBe("100");
+      // Every increment saw a distinct value: none was lost or doubled.
+      expect(new Set(results).size).toBe(100);
+      expect(Math.max(...results)).toBe(100);
+      expect(await store.incrBy("spend", 0.5)).toBe(0.5);
+      expect(await store.incrBy("spend", 1.25)).toBe(1.75);
+      expect(await store.incrBy("spend", -0.75)).toBe(1);
+    });
+
+    test("agents list by created_at then id, filtered and paginated", async () => {
+      await store.insertAgent(agent("agent_c", "search", "2024-01-02T00:00:00.000Z"));
+      await store.insertAgent(agent("agent_b", "search", "2024-01-01T00:00:00.000Z"));
+      await store.insertAgent(agent("agent_a", "search", "2024-01-02T00:00:00.000Z"));
+      await store.insertAgent(agent("agent_x", "code", "2023-12-31T00:00:00.000Z"));
+
+      const all = await store.listAgents({ limit: 10, offset: 0 });
+      expect(all.total).toBe(4);
+      expect(all.agents.map((a) => a.id)).toEqual(["agent_x", "agent_b", "agent_a", "agent_c"]);
+      expect(all.agents[0]).toEqual(agent("agent_x", "code", "2023-12-31T00:00:00.000Z"));
+
+      const search = await store.listAgents({ capability: "search", limit: 2, offset: 1 });
+      expect(search.total).toBe(3);
+      expect(search.agents.map((a) => a.id)).toEqual(["agent_a", "agent_c"]);
+      expect(await store.listAgents({ capability: "none", limit: 10, offset: 0 })).toEqual({ agents: [], total: 0 });
+    });
+
+    test("integrity check passes and data survives close and reopen", async () => {
+      expect(await store.integrityCheck()).toBe(true);
+      const r = run();
+      await store.insertRuns([r]);
+      await store.setKv("k", "v");
+      await store.close();
+      const reopened = await open();
+      expect(await reopened.getRun(r.id)).toEqual(r);
+      expect(await reopened.getKv("k")).toBe("v");
+      expect(await reopened.integrityCheck()).toBe(true);
+    });
+  });
+}
+
+describe("sqlite specifics", () => {
+  test("uses WAL journaling on the file it creates", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "relay-wal-"));
+    try {
+      const file = path.join(root, "a", "b", "relay.db");
+      const store = await openStore({ driver: "sqlite", path: file });
+      await store.close();
+      const db = new Database(file);
+      expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+      db.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("postgres specifics", () => {
+  test("rejects a schema name that is not a plain identifier", async () => {
+    await expect(openStore({ driver: "postgres", url: "postgres://127.0.0.1:1/x", schema: 'x"; drop' })).rejects.toThrow(
+      /invalid Postgres schema name/,
+    );
+  });
+});
