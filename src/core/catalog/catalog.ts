@@ -1,0 +1,101 @@
+// The model catalog: package-derived defaults, models contributed by provider
+// plugins, and config overrides on top — overrides always win.
+
+import type { CatalogView, ModelInfo } from "../../plugin/api.ts";
+import { buildModel, defaultModels } from "./model.ts";
+import { PROVIDERS } from "./overlay.ts";
+import { priceListing } from "./prices.ts";
+import { NameIndex, qualifiedKey } from "./resolve.ts";
+
+/** Config-supplied change to a known model, or a model of its own (an Ollama model, a fine-tune). */
+export type ModelOverride = Partial<ModelInfo> & { id: string; provider: string };
+
+export class Catalog implements CatalogView {
+  private readonly defaults = defaultModels();
+  private readonly overrides: ModelOverride[];
+  private contributed: ModelInfo[] = [];
+  // Derived by rebuild():
+  private models!: ModelInfo[];
+  /** Models whose price came from an override, so their snapshots keep it. */
+  private overridePriced!: Set<string>;
+  private index!: NameIndex;
+
+  constructor(opts: { overrides?: ModelOverride[] } = {}) {
+    this.overrides = opts.overrides ?? [];
+    this.rebuild();
+  }
+
+  /**
+   * A dated snapshot (`claude-sonnet-4-5-20250929`) resolves to its base entry
+   * but keeps the dated id, which is what gets sent to the vendor; an unknown
+   * model of a known provider (`ollama:llama3.2`) is synthesized for passthrough.
+   */
+  resolve(name: string): ModelInfo | undefined {
+    const found = this.index.lookup(name);
+    if (!found) return undefined;
+    if (found.kind === "passthrough") return buildModel(found.provider, found.id);
+    if (found.sentId === undefined) return found.model;
+    const { model, sentId } = found;
+    const price = this.overridePriced.has(qualifiedKey(model.provider, model.id))
+      ? model.price
+      : (priceListing(model.provider, sentId)?.price ?? model.price);
+    return { ...model, id: sentId, ...(price && { price }) };
+  }
+
+  list(): ModelInfo[] {
+    return [...this.models];
+  }
+
+  routable(): ModelInfo[] {
+    return this.models.filter((m) => m.routable);
+  }
+
+  /** Nearest known names, for a "model not found" answer. */
+  suggest(name: string, n = 3): string[] {
+    return this.index.suggest(name, n);
+  }
+
+  /** Models a provider plugin serves. They fill gaps: a model the catalog already knows keeps its entry. */
+  addProviderModels(models: ModelInfo[]): void {
+    this.contributed = [...this.contributed, ...models];
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    const byKey = new Map<string, ModelInfo>();
+    for (const m of [...this.defaults, ...this.contributed]) {
+      const key = qualifiedKey(m.provider, m.id);
+      if (!byKey.has(key)) byKey.set(key, m);
+    }
+    this.overridePriced = new Set();
+    for (const o of this.overrides) {
+      const key = qualifiedKey(o.provider, o.id);
+      byKey.set(key, applyOverride(byKey.get(key) ?? buildModel(o.provider.toLowerCase(), o.id), o));
+      if (o.price) this.overridePriced.add(key);
+    }
+    this.models = withAliasesClaimed([...byKey.values()], this.overrides);
+    const providers = new Set<string>([...PROVIDERS, ...this.models.map((m) => m.provider)]);
+    this.index = new NameIndex(this.models, providers);
+  }
+}
+
+function applyOverride(model: ModelInfo, o: ModelOverride): ModelInfo {
+  return {
+    ...model,
+    ...o,
+    provider: model.provider,
+    capabilities: { ...model.capabilities, ...o.capabilities },
+  };
+}
+
+/** An alias an override names moves to that model (e.g. `sonnet` pointed at a newer Sonnet). */
+function withAliasesClaimed(models: ModelInfo[], overrides: ModelOverride[]): ModelInfo[] {
+  const owner = new Map<string, string>();
+  for (const o of overrides) for (const alias of o.aliases ?? []) owner.set(alias.toLowerCase(), qualifiedKey(o.provider, o.id));
+  if (owner.size === 0) return models;
+  return models.map((m) => {
+    const key = qualifiedKey(m.provider, m.id);
+    const aliases = m.aliases.filter((a) => (owner.get(a.toLowerCase()) ?? key) === key);
+    return aliases.length === m.aliases.length ? m : { ...m, aliases };
+  });
+}
