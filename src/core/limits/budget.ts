@@ -1,0 +1,313 @@
+// Hourly and daily USD budgets (spec §8: 429 `budget_exceeded`).
+//
+// A request reserves its estimated cost before it is sent and settles the
+// actual cost when it ends (or releases the reservation when nothing was
+// spent). Admission counts spent + reserved, so concurrent requests can never
+// jointly overshoot a budget as long as each costs no more than its estimate.
+// Spend is the truth: an actual cost above the estimate is recorded in full;
+// only later reservations are refused.
+//
+// Windows are calendar UTC hours and UTC days. A reservation's cost goes to
+// the windows current when it was made, even if it settles after a rollover.
+//
+// Amounts are kept as integer nano-dollars, so sums are exact and storage
+// counters can be plain integer increments (KvStore.incrBy, Redis INCRBY).
+// Persisted keys `spend:hour:<YYYY-MM-DDTHH>` and `spend:day:<YYYY-MM-DD>`
+// therefore hold nano-USD.
+
+import { systemClock, type Clock } from "./clock.ts";
+import type { KvStore } from "../../store/types.ts";
+
+export interface BudgetLimits {
+  /** Absent = no hourly limit. */
+  hourlyUsd?: number;
+  /** Absent = no daily limit. */
+  dailyUsd?: number;
+}
+
+export type BudgetWindowName = "hourly" | "daily";
+
+export interface BudgetReservation {
+  readonly refused: false;
+  readonly id: string;
+  readonly estimateUsd: number;
+  /** UTC hour the reservation counts against, e.g. "2026-11-22T10". */
+  readonly hour: string;
+  /** UTC day the reservation counts against, e.g. "2026-11-22". */
+  readonly day: string;
+}
+
+export interface BudgetRefusal {
+  refused: true;
+  window: BudgetWindowName;
+  limitUsd: number;
+  /** Settled spend in the refusing window (reservations in flight excluded). */
+  spentUsd: number;
+  /** Whole seconds until the refusing window rolls over. */
+  retryAfterSec: number;
+}
+
+export interface BudgetWindowStatus {
+  /** "2026-11-22T10" for the hour, "2026-11-22" for the day. */
+  window: string;
+  limitUsd?: number;
+  spentUsd: number;
+  reservedUsd: number;
+  resetsInSec: number;
+}
+
+export interface BudgetStatus {
+  hourly: BudgetWindowStatus;
+  daily: BudgetWindowStatus;
+}
+
+export interface BudgetGuard {
+  reserve(estimateUsd: number): Promise<BudgetReservation | BudgetRefusal>;
+  /** Record the actual cost and free the reservation. Once per reservation. */
+  settle(r: BudgetReservation, actualUsd: number): Promise<void>;
+  /** Free the reservation without spending. Once per reservation. */
+  release(r: BudgetReservation): Promise<void>;
+  status(): Promise<BudgetStatus>;
+  setLimits(limits: BudgetLimits): void;
+}
+
+// ---- pieces shared by the in-memory and Redis guards ----
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const NANOS_PER_USD = 1e9;
+
+export interface CalendarWindow {
+  /** Storage key of the window's spend counter, e.g. "spend:hour:2026-11-22T10". */
+  spendKey: string;
+  /** "2026-11-22T10" or "2026-11-22". */
+  label: string;
+  endMs: number;
+}
+
+export interface CalendarWindows {
+  hour: CalendarWindow;
+  day: CalendarWindow;
+}
+
+let lastWindows: CalendarWindows | undefined;
+
+/** The UTC hour and day containing `nowMs` (memoised: the hot path recomputes only at rollover). */
+export function calendarWindowsAt(nowMs: number): CalendarWindows {
+  const hourStart = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+  if (lastWindows !== undefined && lastWindows.hour.endMs === hourStart + HOUR_MS) return lastWindows;
+  // Epoch milliseconds have no leap seconds, so UTC days are exactly DAY_MS long.
+  const dayStart = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  const iso = new Date(hourStart).toISOString();
+  lastWindows = {
+    hour: { spendKey: `spend:hour:${iso.slice(0, 13)}`, label: iso.slice(0, 13), endMs: hourStart + HOUR_MS },
+    day: { spendKey: `spend:day:${iso.slice(0, 10)}`, label: iso.slice(0, 10), endMs: dayStart + DAY_MS },
+  };
+  return lastWindows;
+}
+
+/** Estimates round up (reserve conservatively); actual costs round to nearest. */
+export function toNanos(usd: number, rounding: "up" | "nearest"): number {
+  if (!Number.isFinite(usd) || usd < 0) throw new RangeError(`USD amount must be finite and >= 0, got ${usd}`);
+  const nanos = usd * NANOS_PER_USD;
+  return rounding === "up" ? Math.ceil(nanos) : Math.round(nanos);
+}
+
+/** A limit rounds down, so rounding can never let spend exceed it. */
+export function limitToNanos(usd: number): number {
+  return Math.floor(usd * NANOS_PER_USD);
+}
+
+export function toUsd(nanos: number): number {
+  return nanos / NANOS_PER_USD;
+}
+
+function secondsUntil(endMs: number, nowMs: number): number {
+  return Math.ceil((endMs - nowMs) / 1000);
+}
+
+/** A window's counters in nano-USD. */
+export interface WindowTally {
+  spent: number;
+  reserved: number;
+}
+
+/**
+ * Admission rule: refuse when spent + reserved + estimate exceeds a limit.
+ * The daily window is checked first because, when both are exhausted, only
+ * the daily rollover makes a retry worthwhile.
+ */
+export function checkBudget(
+  limits: BudgetLimits,
+  windows: CalendarWindows,
+  hour: WindowTally,
+  day: WindowTally,
+  estimateNanos: number,
+  nowMs: number,
+): BudgetRefusal | undefined {
+  return (
+    checkWindow("daily", limits.dailyUsd, day, windows.day, estimateNanos, nowMs) ??
+    checkWindow("hourly", limits.hourlyUsd, hour, windows.hour, estimateNanos, nowMs)
+  );
+}
+
+function checkWindow(
+  name: BudgetWindowName,
+  limitUsd: number | undefined,
+  tally: WindowTally,
+  window: CalendarWindow,
+  estimateNanos: number,
+  nowMs: number,
+): BudgetRefusal | undefined {
+  if (limitUsd === undefined || tally.spent + tally.reserved + estimateNanos <= limitToNanos(limitUsd)) return undefined;
+  return { refused: true, window: name, limitUsd, spentUsd: toUsd(tally.spent), retryAfterSec: secondsUntil(window.endMs, nowMs) };
+}
+
+export function windowStatus(window: CalendarWindow, limitUsd: number | undefined, tally: WindowTally, nowMs: number): BudgetWindowStatus {
+  return {
+    window: window.label,
+    ...(limitUsd === undefined ? {} : { limitUsd }),
+    spentUsd: toUsd(tally.spent),
+    reservedUsd: toUsd(tally.reserved),
+    resetsInSec: secondsUntil(window.endMs, nowMs),
+  };
+}
+
+export function validateLimits(limits: BudgetLimits): BudgetLimits {
+  for (const v of [limits.hourlyUsd, limits.dailyUsd]) {
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new RangeError(`budget limit must be finite and >= 0, got ${v}`);
+  }
+  return { ...limits };
+}
+
+/** What a guard remembers about a live reservation. */
+export interface HeldReservation {
+  estimateNanos: number;
+  hour: CalendarWindow;
+  day: CalendarWindow;
+}
+
+/** Issues reservation ids and enforces that each is settled or released once. */
+export class ReservationBook {
+  private readonly live = new Map<string, HeldReservation>();
+  private seq = 0;
+
+  constructor(private readonly idPrefix: string) {}
+
+  newId(): string {
+    return `${this.idPrefix}${++this.seq}`;
+  }
+
+  /** Record an admitted reservation under an id from newId(). */
+  issue(id: string, held: HeldReservation, estimateUsd: number): BudgetReservation {
+    this.live.set(id, held);
+    return { refused: false, id, estimateUsd, hour: held.hour.label, day: held.day.label };
+  }
+
+  take(r: BudgetReservation): HeldReservation {
+    const held = this.live.get(r.id);
+    if (held === undefined) throw new Error(`budget reservation ${r.id} was already settled or released`);
+    this.live.delete(r.id);
+    return held;
+  }
+}
+
+// ---- in-memory guard (single instance; spend persisted through KvStore) ----
+
+export interface MemoryBudgetGuardOptions {
+  store: KvStore;
+  limits?: BudgetLimits;
+  clock?: Clock;
+}
+
+export class MemoryBudgetGuard implements BudgetGuard {
+  private readonly store: KvStore;
+  private readonly clock: Clock;
+  private limits: BudgetLimits;
+  private readonly book = new ReservationBook("mem-");
+  /**
+   * Tallies of the current windows, keyed by spend key. Loaded from the store
+   * once, then kept authoritative in memory so check-and-reserve is one
+   * synchronous step (no stale read between concurrent requests).
+   */
+  private readonly tallies = new Map<string, Promise<WindowTally>>();
+  private currentHourKey = "";
+
+  constructor(opts: MemoryBudgetGuardOptions) {
+    this.store = opts.store;
+    this.clock = opts.clock ?? systemClock;
+    this.limits = validateLimits(opts.limits ?? {});
+  }
+
+  setLimits(limits: BudgetLimits): void {
+    this.limits = validateLimits(limits);
+  }
+
+  async reserve(estimateUsd: number): Promise<BudgetReservation | BudgetRefusal> {
+    const estimateNanos = toNanos(estimateUsd, "up");
+    const now = this.clock.now();
+    const windows = this.current(now);
+    const [hour, day] = await Promise.all([this.tally(windows.hour), this.tally(windows.day)]);
+    // From here to the return nothing awaits, so the check and the reservation are atomic.
+    const refusal = checkBudget(this.limits, windows, hour, day, estimateNanos, now);
+    if (refusal !== undefined) return refusal;
+    hour.reserved += estimateNanos;
+    day.reserved += estimateNanos;
+    return this.book.issue(this.book.newId(), { estimateNanos, hour: windows.hour, day: windows.day }, estimateUsd);
+  }
+
+  async settle(r: BudgetReservation, actualUsd: number): Promise<void> {
+    const actualNanos = toNanos(actualUsd, "nearest");
+    const held = this.book.take(r);
+    await Promise.all([this.apply(held.hour, held.estimateNanos, actualNanos), this.apply(held.day, held.estimateNanos, actualNanos)]);
+  }
+
+  async release(r: BudgetReservation): Promise<void> {
+    const held = this.book.take(r);
+    await Promise.all([this.apply(held.hour, held.estimateNanos, 0), this.apply(held.day, held.estimateNanos, 0)]);
+  }
+
+  async status(): Promise<BudgetStatus> {
+    const now = this.clock.now();
+    const windows = this.current(now);
+    const [hour, day] = await Promise.all([this.tally(windows.hour), this.tally(windows.day)]);
+    return {
+      hourly: windowStatus(windows.hour, this.limits.hourlyUsd, hour, now),
+      daily: windowStatus(windows.day, this.limits.dailyUsd, day, now),
+    };
+  }
+
+  /** Current windows; at an hour rollover, forget tallies of past windows. */
+  private current(now: number): CalendarWindows {
+    const windows = calendarWindowsAt(now);
+    if (windows.hour.spendKey !== this.currentHourKey) {
+      this.currentHourKey = windows.hour.spendKey;
+      for (const key of this.tallies.keys()) {
+        if (key !== windows.hour.spendKey && key !== windows.day.spendKey) this.tallies.delete(key);
+      }
+    }
+    return windows;
+  }
+
+  private tally(window: CalendarWindow): Promise<WindowTally> {
+    let tally = this.tallies.get(window.spendKey);
+    if (tally === undefined) {
+      tally = this.store.getKv(window.spendKey).then((v) => ({ spent: v === undefined ? 0 : Number(v), reserved: 0 }));
+      // A failed load must not be cached, or the window would stay broken.
+      tally.catch(() => this.tallies.delete(window.spendKey));
+      this.tallies.set(window.spendKey, tally);
+    }
+    return tally;
+  }
+
+  /** Free a reservation's estimate and add its actual cost, in memory and in the store. */
+  private async apply(window: CalendarWindow, estimateNanos: number, actualNanos: number): Promise<void> {
+    const cached = this.tallies.get(window.spendKey);
+    if (cached !== undefined) {
+      const tally = await cached;
+      tally.reserved -= estimateNanos;
+      tally.spent += actualNanos;
+    }
+    if (actualNanos > 0) await this.store.incrBy(window.spendKey, actualNanos);
+  }
+}

@@ -1,0 +1,162 @@
+// Behaviour every BudgetGuard must show; run against each implementation.
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { ManualClock } from "../../src/core/limits/clock.ts";
+import type { BudgetGuard, BudgetLimits, BudgetRefusal, BudgetReservation } from "../../src/core/limits/budget.ts";
+
+/** Fresh backing storage; every guard it opens shares that storage, like a restarted or second instance. */
+export interface BudgetStorage {
+  open(clock: ManualClock, limits: BudgetLimits): BudgetGuard;
+}
+
+const T10_30 = Date.parse("2026-11-22T10:30:00Z");
+
+function reserved(r: BudgetReservation | BudgetRefusal): BudgetReservation {
+  if (r.refused) throw new Error(`expected a reservation, got refusal of the ${r.window} window`);
+  return r;
+}
+
+export function budgetGuardBehaviour(name: string, newStorage: () => BudgetStorage, propertyRuns: number): void {
+  describe(`${name} budget guard`, () => {
+    test("reserve counts against the budget until settled; settle records the actual cost", async () => {
+      const clock = new ManualClock(T10_30);
+      const guard = newStorage().open(clock, { hourlyUsd: 1 });
+      const r = reserved(await guard.reserve(0.4));
+      expect(r).toMatchObject({ estimateUsd: 0.4, hour: "2026-11-22T10", day: "2026-11-22" });
+      expect((await guard.status()).hourly).toEqual({ window: "2026-11-22T10", limitUsd: 1, spentUsd: 0, reservedUsd: 0.4, resetsInSec: 1800 });
+      await guard.settle(r, 0.3);
+      const s = await guard.status();
+      expect(s.hourly).toMatchObject({ spentUsd: 0.3, reservedUsd: 0 });
+      expect(s.daily).toEqual({ window: "2026-11-22", spentUsd: 0.3, reservedUsd: 0, resetsInSec: 13.5 * 3600 });
+    });
+
+    test("release frees a reservation without spending", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), { hourlyUsd: 1 });
+      const r = reserved(await guard.reserve(0.9));
+      expect((await guard.reserve(0.2)).refused).toBe(true);
+      await guard.release(r);
+      expect((await guard.status()).hourly).toMatchObject({ spentUsd: 0, reservedUsd: 0 });
+      expect((await guard.reserve(0.2)).refused).toBe(false);
+    });
+
+    test("refuses when spent + reserved + estimate exceeds the limit, naming the window", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), { hourlyUsd: 1 });
+      reserved(await guard.reserve(0.6));
+      expect(await guard.reserve(0.6)).toEqual({ refused: true, window: "hourly", limitUsd: 1, spentUsd: 0, retryAfterSec: 1800 });
+      // Exactly reaching the limit is allowed.
+      expect((await guard.reserve(0.4)).refused).toBe(false);
+    });
+
+    test("hourly refusal lifts at the hour boundary; daily refusal waits for UTC midnight", async () => {
+      const clock = new ManualClock(T10_30);
+      const guard = newStorage().open(clock, { hourlyUsd: 1, dailyUsd: 1.5 });
+      await guard.settle(reserved(await guard.reserve(1)), 1);
+      clock.set(Date.parse("2026-11-22T10:59:59.500Z"));
+      expect(await guard.reserve(0.1)).toEqual({ refused: true, window: "hourly", limitUsd: 1, spentUsd: 1, retryAfterSec: 1 });
+      clock.set(Date.parse("2026-11-22T11:00:00Z"));
+      const r = reserved(await guard.reserve(0.5));
+      expect(r.hour).toBe("2026-11-22T11");
+      await guard.settle(r, 0.5);
+      expect(await guard.reserve(0.1)).toEqual({ refused: true, window: "daily", limitUsd: 1.5, spentUsd: 1.5, retryAfterSec: 13 * 3600 });
+      clock.set(Date.parse("2026-11-23T00:00:00Z"));
+      expect((await guard.reserve(0.1)).refused).toBe(false);
+    });
+
+    test("when both windows are exhausted the daily one is reported", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), { hourlyUsd: 1, dailyUsd: 1 });
+      await guard.settle(reserved(await guard.reserve(1)), 1);
+      expect(await guard.reserve(0.01)).toMatchObject({ refused: true, window: "daily" });
+    });
+
+    test("a cost above the estimate is still recorded in full", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), { hourlyUsd: 1 });
+      await guard.settle(reserved(await guard.reserve(0.1)), 0.75);
+      expect((await guard.status()).hourly.spentUsd).toBe(0.75);
+      expect(await guard.reserve(0.3)).toMatchObject({ refused: true, window: "hourly", spentUsd: 0.75 });
+    });
+
+    test("a reservation can be settled or released once only", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), {});
+      const r = reserved(await guard.reserve(0.2));
+      await guard.settle(r, 0.2);
+      await expect(guard.settle(r, 0.2)).rejects.toThrow(/already settled or released/);
+      await expect(guard.release(r)).rejects.toThrow(/already settled or released/);
+      expect((await guard.status()).daily.spentUsd).toBe(0.2);
+    });
+
+    test("spend survives a new guard over the same storage", async () => {
+      const storage = newStorage();
+      const clock = new ManualClock(T10_30);
+      const first = storage.open(clock, { hourlyUsd: 1 });
+      await first.settle(reserved(await first.reserve(0.7)), 0.7);
+      const second = storage.open(clock, { hourlyUsd: 1 });
+      expect((await second.status()).hourly.spentUsd).toBe(0.7);
+      expect(await second.reserve(0.5)).toMatchObject({ refused: true, window: "hourly", spentUsd: 0.7 });
+    });
+
+    test("a settle after rollover is charged to the windows the reservation was made in", async () => {
+      const storage = newStorage();
+      const clock = new ManualClock(Date.parse("2026-11-22T10:59:00Z"));
+      const guard = storage.open(clock, {});
+      const r = reserved(await guard.reserve(0.2));
+      clock.set(Date.parse("2026-11-22T11:01:00Z"));
+      await guard.settle(r, 0.2);
+      const now = await guard.status();
+      expect(now.hourly).toMatchObject({ window: "2026-11-22T11", spentUsd: 0, reservedUsd: 0 });
+      expect(now.daily.spentUsd).toBe(0.2);
+      clock.set(Date.parse("2026-11-22T10:59:30Z"));
+      expect((await storage.open(clock, {}).status()).hourly).toMatchObject({ window: "2026-11-22T10", spentUsd: 0.2 });
+    });
+
+    test("limits change at runtime", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), { dailyUsd: 0.1 });
+      expect((await guard.reserve(0.5)).refused).toBe(true);
+      guard.setLimits({ dailyUsd: 1 });
+      expect((await guard.reserve(0.5)).refused).toBe(false);
+      guard.setLimits({});
+      expect((await guard.reserve(100)).refused).toBe(false);
+      expect(() => guard.setLimits({ hourlyUsd: -1 })).toThrow(RangeError);
+    });
+
+    test("rejects a negative or non-finite amount", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), {});
+      await expect(guard.reserve(-0.01)).rejects.toThrow(RangeError);
+      await expect(guard.reserve(Number.NaN)).rejects.toThrow(RangeError);
+    });
+
+    test("50 concurrent requests costing at most their estimate never overshoot the budget", async () => {
+      const request = fc.record({
+        estimateMicros: fc.integer({ min: 0, max: 400_000 }),
+        costShare: fc.double({ min: 0, max: 1, noNaN: true }),
+        release: fc.boolean(),
+        yields: fc.integer({ min: 0, max: 5 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: 500 }), fc.array(request, { minLength: 50, maxLength: 50 }), async (budgetCents, requests) => {
+          const budgetUsd = budgetCents / 100;
+          const guard = newStorage().open(new ManualClock(T10_30), { hourlyUsd: budgetUsd, dailyUsd: budgetUsd });
+          let settledNanos = 0;
+          await Promise.all(
+            requests.map(async (req) => {
+              const estimate = req.estimateMicros / 1e6;
+              const r = await guard.reserve(estimate);
+              // Let other requests reserve and settle in between.
+              for (let i = 0; i < req.yields; i++) await Promise.resolve();
+              if (r.refused) return;
+              if (req.release) return guard.release(r);
+              const cost = Math.floor(estimate * req.costShare * 1e9) / 1e9;
+              settledNanos += Math.round(cost * 1e9);
+              await guard.settle(r, cost);
+            }),
+          );
+          const s = await guard.status();
+          expect(settledNanos).toBeLessThanOrEqual(budgetCents * 1e7);
+          expect(Math.round(s.hourly.spentUsd * 1e9)).toBe(settledNanos);
+          expect(s.hourly.reservedUsd).toBe(0);
+          expect(s.daily.spentUsd).toBeLessThanOrEqual(budgetUsd);
+        }),
+        { numRuns: propertyRuns },
+      );
+    });
+  });
+}

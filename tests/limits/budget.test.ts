@@ -1,0 +1,50 @@
+import { describe, expect, test } from "bun:test";
+import { ManualClock } from "../../src/core/limits/clock.ts";
+import { MemoryBudgetGuard, calendarWindowsAt } from "../../src/core/limits/budget.ts";
+import type { KvStore } from "../../src/store/types.ts";
+import { budgetGuardBehaviour } from "./budget-suite.ts";
+
+/** Minimal KvStore; async like the real one, so guards see the same interleavings. */
+class MapKvStore implements KvStore {
+  readonly data = new Map<string, string>();
+  async getKv(key: string): Promise<string | undefined> {
+    return this.data.get(key);
+  }
+  async setKv(key: string, value: string): Promise<void> {
+    this.data.set(key, value);
+  }
+  async incrBy(key: string, delta: number): Promise<number> {
+    const next = Number(this.data.get(key) ?? 0) + delta;
+    this.data.set(key, String(next));
+    return next;
+  }
+}
+
+budgetGuardBehaviour(
+  "in-memory",
+  () => {
+    const store = new MapKvStore();
+    return { open: (clock, limits) => new MemoryBudgetGuard({ store, clock, limits }) };
+  },
+  200,
+);
+
+describe("in-memory budget persistence format", () => {
+  test("spend is stored as integer nano-USD under the calendar window keys", async () => {
+    const store = new MapKvStore();
+    const guard = new MemoryBudgetGuard({ store, clock: new ManualClock(Date.parse("2026-11-22T10:30:00Z")) });
+    const r = await guard.reserve(0.5);
+    if (r.refused) throw new Error("unexpected refusal");
+    await guard.settle(r, 0.25);
+    expect(Object.fromEntries(store.data)).toEqual({
+      "spend:hour:2026-11-22T10": "250000000",
+      "spend:day:2026-11-22": "250000000",
+    });
+  });
+
+  test("calendar windows are UTC hours and days", () => {
+    const w = calendarWindowsAt(Date.parse("2026-12-31T23:59:59.999Z"));
+    expect(w.hour).toEqual({ spendKey: "spend:hour:2026-12-31T23", label: "2026-12-31T23", endMs: Date.parse("2027-01-01T00:00:00Z") });
+    expect(w.day).toEqual({ spendKey: "spend:day:2026-12-31", label: "2026-12-31", endMs: Date.parse("2027-01-01T00:00:00Z") });
+  });
+});
