@@ -1,0 +1,23 @@
+// The OpenAI chat-completions wire codec (also spoken by DeepSeek, Groq,
+// Mistral, xAI and most "OpenAI-compatible" vendors). The Responses API is a
+// different format and is not handled here.
+import type { Codec } from "../types.ts";
+import { decodeError, encodeError } from "./error.ts";
+import { decodeRequest } from "./request-decode.ts";
+import { encodeRequest } from "./request-encode.ts";
+import { decodeResponse, encodeResponse } from "./response.ts";
+import { OpenAIStreamDecoder } from "./stream-decoder.ts";
+import { OpenAIStreamEncoder } from "./stream-encoder.ts";
+
+export const openaiCodec: Codec = {
+  format: "openai",
+  streamContentType: "text/event-stream",
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse,
+  streamDecoder: () => new OpenAIStreamDecoder(),
+  streamEncoder: (opts) => new OpenAIStreamEncoder(opts),
+  decodeError,
+  encodeError,
+};

@@ -1,0 +1,78 @@
+// IR stream events → `chat.completion.chunk` SSE frames for OpenAI clients.
+import type { StreamEvent } from "../../ir.ts";
+import { sseFrame } from "../sse.ts";
+import type { StreamEncoder, StreamEncoderOptions } from "../types.ts";
+import { encodeError } from "./error.ts";
+import { encodeFinishReason } from "./finish-reason.ts";
+import { chatCompletionId, nowSeconds } from "./response.ts";
+import type { Json } from "./shape.ts";
+import { encodeUsage } from "./usage.ts";
+
+export class OpenAIStreamEncoder implements StreamEncoder {
+  private id: string | undefined;
+  private readonly created = nowSeconds();
+  private roleSent = false;
+  /** IR block index → OpenAI tool index; OpenAI numbers tool calls 0, 1, 2… among themselves. */
+  private readonly toolIndex = new Map<number, number>();
+
+  constructor(private readonly opts: StreamEncoderOptions) {
+    this.id = opts.id;
+  }
+
+  encode(ev: StreamEvent): string {
+    switch (ev.type) {
+      case "start":
+        this.id ??= chatCompletionId(ev.id);
+        return this.delta({ content: "" });
+      case "block_start": {
+        if (ev.block.type !== "tool_use") return "";
+        const index = this.toolIndex.size;
+        this.toolIndex.set(ev.index, index);
+        const call = { index, id: ev.block.id, type: "function", function: { name: ev.block.name, arguments: "" } };
+        return this.delta({ tool_calls: [call] });
+      }
+      case "text_delta":
+        return this.delta({ content: ev.text });
+      case "thinking_delta":
+        return this.delta({ reasoning_content: ev.text });
+      case "tool_args_delta": {
+        const index = this.toolIndex.get(ev.index);
+        if (index === undefined) return "";
+        return this.delta({ tool_calls: [{ index, function: { arguments: ev.json } }] });
+      }
+      case "finish": {
+        const last = this.chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: encodeFinishReason(ev.stopReason) }]);
+        return this.opts.includeUsage ? last + this.chunk([], { usage: encodeUsage(ev.usage) }) : last;
+      }
+      case "error":
+        return sseFrame(JSON.stringify(encodeError(ev.error)));
+      default: // block_stop, signature_delta, ping: nothing to say in this format
+        return "";
+    }
+  }
+
+  end(): string {
+    return sseFrame("[DONE]");
+  }
+
+  private delta(delta: Json): string {
+    if (!this.roleSent) {
+      this.roleSent = true;
+      delta = { role: "assistant", ...delta };
+    }
+    return this.chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]);
+  }
+
+  private chunk(choices: Json[], rest: Json = {}): string {
+    this.id ??= chatCompletionId("");
+    const chunk = {
+      id: this.id,
+      object: "chat.completion.chunk",
+      created: this.created,
+      model: this.opts.model,
+      choices,
+      ...rest,
+    };
+    return sseFrame(JSON.stringify(chunk));
+  }
+}
