@@ -1,0 +1,67 @@
+// Runs a listener until SIGTERM/SIGINT, then shuts down gracefully: stop
+// accepting, let in-flight requests finish (bounded), flush the run log,
+// close the store, exit 0.
+import type { LoadedConfig } from "../config/load.ts";
+import { redact } from "../config/redact.ts";
+import type { Logger } from "../core/log.ts";
+import { Relay } from "../relay.ts";
+import { listen } from "../runtime/serve.ts";
+import { isLoopback } from "../surfaces/admin-auth.ts";
+import { createApp } from "../surfaces/app.ts";
+import { cloudSurface } from "../surfaces/cloud/index.ts";
+import { controlSurface } from "../surfaces/control/index.ts";
+import { proxyFallback, proxySurface } from "../surfaces/proxy/index.ts";
+import { VERSION } from "../version.ts";
+import { UsageError } from "./args.ts";
+
+export async function serve(command: "start" | "cloud", loaded: LoadedConfig, env: Record<string, string | undefined>, log: Logger): Promise<number> {
+  const c = loaded.config;
+  const { host, port } = command === "start" ? c.server : c.cloud;
+  if (!isLoopback(host) && !c.adminToken) {
+    throw new UsageError(
+      `refusing to listen on ${host}: administrative routes would be open to the network; set RELAY_ADMIN_TOKEN (16+ characters) or listen on 127.0.0.1`,
+    );
+  }
+  const relay = await Relay.create({ loaded, env, log });
+  const surfaces = command === "start" ? [proxySurface(relay), controlSurface(relay)] : [cloudSurface(relay)];
+  const fetch = createApp(surfaces, { log, fallback: command === "start" ? proxyFallback(relay) : undefined });
+  let listener;
+  try {
+    listener = listen({
+      hostname: host,
+      port,
+      fetch,
+      // Relay enforces its own body limit (with the spec's error); this is only a backstop.
+      maxRequestBodySize: c.server.bodyLimitBytes * 4,
+      idleTimeoutSec: 60,
+    });
+  } catch (e) {
+    await relay.close();
+    throw new UsageError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+  }
+  log.info("relay listening", {
+    command,
+    url: listener.url,
+    version: VERSION,
+    store: relay.store.driver,
+    config: loaded.fileExists ? loaded.file : `${loaded.file} (not present; defaults)`,
+    plugins: relay.plugins.loaded.map((p) => `${p.plugin.kind}:${p.plugin.name}`),
+    pluginFailures: relay.plugins.failed.length,
+  });
+  log.debug("effective config", redact(c) as unknown as Record<string, unknown>);
+
+  const stopped = Promise.withResolvers<number>();
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal, inFlight: listener.inFlight() });
+    const { forced } = await listener.stop(c.server.shutdownGraceMs);
+    await relay.close();
+    log.info("stopped", { forcedConnections: forced });
+    stopped.resolve(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  return stopped.promise;
+}

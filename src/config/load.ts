@@ -1,0 +1,129 @@
+// Layered configuration: defaults < file < env < flags. Every leaf remembers
+// the layer it came from so the dashboard can show where a value was set.
+import { Value } from "@sinclair/typebox/value";
+import { type Config, ConfigSchema } from "./schema.ts";
+import { readTextFile } from "../runtime/fs.ts";
+
+export type Layer = "default" | "file" | "env" | "flag";
+type Tree = Record<string, unknown>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** JSON pointer of every leaf value → the layer it came from. */
+  sources: Record<string, Layer>;
+  file: string;
+  fileExists: boolean;
+}
+
+export interface LoadOptions {
+  file: string;
+  env: Record<string, string | undefined>;
+  /** Values from command-line flags, shaped like the config. */
+  flags?: Tree;
+  /** The config file must exist (it was named explicitly). */
+  requireFile?: boolean;
+  /** Use this text as the file's content (validating a change before it is written). */
+  fileText?: string;
+}
+
+const isPlainObject = (v: unknown): v is Tree =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** RFC 7396-style merge without null deletion: objects merge, everything else replaces. */
+function mergeInto(target: Tree, layer: Tree, name: Layer, sources: Record<string, Layer>, path = ""): void {
+  for (const [key, value] of Object.entries(layer)) {
+    if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
+    const p = `${path}/${key}`;
+    if (isPlainObject(value) && isPlainObject(target[key])) {
+      mergeInto(target[key] as Tree, value, name, sources, p);
+    } else {
+      target[key] = structuredClone(value);
+      markLeaves(value, name, sources, p);
+    }
+  }
+}
+
+function markLeaves(value: unknown, name: Layer, sources: Record<string, Layer>, path: string): void {
+  for (const k of Object.keys(sources)) if (k.startsWith(`${path}/`)) delete sources[k];
+  if (isPlainObject(value) && Object.keys(value).length > 0) {
+    for (const [k, v] of Object.entries(value)) markLeaves(v, name, sources, `${path}/${k}`);
+  } else {
+    sources[path] = name;
+  }
+}
+
+/** Env variables Relay itself reads (provider keys are resolved per provider at call time). */
+export function envLayer(env: Record<string, string | undefined>): Tree {
+  const out: Tree = {};
+  const server: Tree = {};
+  const set = (name: string, fn: (v: string) => void) => {
+    const v = env[name];
+    if (v !== undefined && v !== "") fn(v);
+  };
+  set("RELAY_HOST", (v) => (server.host = v));
+  set("RELAY_PORT", (v) => (server.port = parseIntStrict(v, "RELAY_PORT")));
+  if (Object.keys(server).length) out.server = server;
+  set("RELAY_DATA_DIR", (v) => (out.dataDir = v));
+  set("RELAY_PLUGINS_DIR", (v) => (out.pluginsDirs = v.split(":").filter(Boolean)));
+  set("RELAY_LOG_LEVEL", (v) => (out.logLevel = v));
+  set("RELAY_ADMIN_TOKEN", (v) => (out.adminToken = v));
+  set("RELAY_POSTGRES_URL", (v) => (out.store = { driver: "postgres", postgresUrl: v }));
+  return out;
+}
+
+export function parseIntStrict(v: string, name: string): number {
+  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${name}: expected a whole number, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+export function defaults(): Config {
+  return Value.Default(ConfigSchema, {}) as Config;
+}
+
+/** Validate a complete config, naming the JSON path, what was expected and where the value came from. */
+export function validate(candidate: unknown, where: (path: string) => string): Config {
+  const withDefaults = Value.Default(ConfigSchema, structuredClone(candidate));
+  const first = Value.Errors(ConfigSchema, withDefaults).First();
+  if (first) {
+    const got = first.value === undefined ? "nothing" : JSON.stringify(first.value);
+    throw new ConfigError(`${where(first.path)}: ${first.path || "/"}: ${first.message} (got ${got?.slice(0, 80)})`);
+  }
+  return withDefaults as Config;
+}
+
+export function loadConfig(opts: LoadOptions): LoadedConfig {
+  const sources: Record<string, Layer> = {};
+  const merged: Tree = {};
+  const base = defaults() as unknown as Tree;
+  mergeInto(merged, base, "default", sources);
+
+  let fileExists = false;
+  const text = opts.fileText ?? readTextFile(opts.file);
+  if (text === undefined) {
+    if (opts.requireFile) throw new ConfigError(`config file ${opts.file} does not exist`);
+  } else {
+    fileExists = true;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new ConfigError(`config file ${opts.file}: not valid JSON (${(e as Error).message})`);
+    }
+    if (!isPlainObject(parsed)) throw new ConfigError(`config file ${opts.file}: /: expected an object`);
+    // Validate the file on its own first, so its errors name the file.
+    validate(parsed, () => `config file ${opts.file}`);
+    mergeInto(merged, parsed, "file", sources);
+  }
+  mergeInto(merged, envLayer(opts.env), "env", sources);
+  if (opts.flags) mergeInto(merged, opts.flags, "flag", sources);
+
+  const config = validate(merged, (path) => {
+    const layer = sources[path] ?? Object.entries(sources).find(([k]) => path.startsWith(`${k}/`))?.[1];
+    return layer === "flag" ? "command-line flag" : layer === "env" ? "environment" : `config file ${opts.file}`;
+  });
+  return { config, sources, file: opts.file, fileExists };
+}

@@ -1,0 +1,39 @@
+// The one redaction function: every place that prints or returns config (logs,
+// /v1/config, /dashboard/config, `relay doctor`) goes through it.
+
+const SECRET_KEY = /(api[-_]?key|token|secret|password|authorization|credential)/i;
+const REDACTED = "[redacted]";
+
+/** Deep copy with secret-looking fields masked and credentials stripped from URLs. */
+export function redact<T>(value: T): T {
+  return walk(value, "") as T;
+}
+
+function walk(value: unknown, key: string): unknown {
+  if (value instanceof Error) return { name: value.name, message: stripUrlCredentials(value.message) };
+  if (Array.isArray(value)) return value.map((v) => walk(v, key));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, k);
+    return out;
+  }
+  if (typeof value === "string") {
+    if (SECRET_KEY.test(key)) return value ? REDACTED : value;
+    return stripUrlCredentials(value);
+  }
+  return value;
+}
+
+function stripUrlCredentials(s: string): string {
+  if (!s.includes("@") || !/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return s;
+  try {
+    const u = new URL(s);
+    if (!u.username && !u.password) return s;
+    u.username = u.username ? REDACTED : "";
+    u.password = u.password ? REDACTED : "";
+    return u.toString();
+  } catch {
+    return s;
+  }
+}
+

@@ -1,0 +1,141 @@
+// The one source of truth for configuration: defaults, validation, the JSON
+// Schema shipped for editors (schema/config.schema.json) and the README table
+// are all derived from this TypeBox schema.
+import { type Static, Type as T } from "@sinclair/typebox";
+
+const Tier = T.Union([T.Literal("simple"), T.Literal("moderate"), T.Literal("complex")]);
+
+const Price = T.Object(
+  {
+    input: T.Number({ minimum: 0, description: "USD per million input tokens" }),
+    output: T.Number({ minimum: 0, description: "USD per million output tokens" }),
+    cacheRead: T.Optional(T.Number({ minimum: 0 })),
+    cacheWrite: T.Optional(T.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+const ModelOverride = T.Object(
+  {
+    id: T.String({ minLength: 1, description: "vendor model id" }),
+    provider: T.String({ minLength: 1, description: "provider plugin name" }),
+    aliases: T.Optional(T.Array(T.String())),
+    contextWindow: T.Optional(T.Integer({ minimum: 1 })),
+    maxOutput: T.Optional(T.Integer({ minimum: 1 })),
+    price: T.Optional(Price),
+    capabilities: T.Optional(
+      T.Object(
+        {
+          tools: T.Optional(T.Boolean()),
+          vision: T.Optional(T.Boolean()),
+          json: T.Optional(T.Boolean()),
+          reasoning: T.Optional(T.Boolean()),
+          streaming: T.Optional(T.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    tier: T.Optional(Tier),
+    routable: T.Optional(T.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const ProviderSettings = T.Object(
+  {
+    apiKey: T.Optional(T.String({ description: "API key; the <PROVIDER>_API_KEY env variable wins" })),
+    baseUrl: T.Optional(T.String({ format: "uri", description: "override of the vendor base URL" })),
+    enabled: T.Optional(T.Boolean({ description: "false hides the provider from routing" })),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigSchema = T.Object(
+  {
+    server: T.Object(
+      {
+        host: T.String({ default: "127.0.0.1", description: "proxy listen address (env RELAY_HOST, flag --host)" }),
+        port: T.Integer({ minimum: 0, maximum: 65535, default: 4100, description: "proxy port (env RELAY_PORT, flag --port)" }),
+        bodyLimitBytes: T.Integer({ minimum: 1024, default: 10 * 1024 * 1024, description: "largest request body accepted" }),
+        upstreamTimeoutMs: T.Integer({ minimum: 1000, default: 600_000, description: "limit on one vendor call, first byte to last" }),
+        streamIdleTimeoutMs: T.Integer({ minimum: 1000, default: 120_000, description: "a vendor stream silent this long is ended" }),
+        shutdownGraceMs: T.Integer({ minimum: 0, default: 10_000, description: "how long in-flight requests may finish on SIGTERM" }),
+        corsOrigins: T.Array(T.String(), { default: [], description: "origins allowed by CORS; empty = CORS off" }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    cloud: T.Object(
+      {
+        host: T.String({ default: "127.0.0.1", description: "`relay cloud` listen address" }),
+        port: T.Integer({ minimum: 0, maximum: 65535, default: 4200, description: "`relay cloud` port" }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    logLevel: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")], {
+      default: "info",
+      description: "log verbosity (flag --log-level, env RELAY_LOG_LEVEL)",
+    }),
+    dataDir: T.String({ default: "", description: "state directory (env RELAY_DATA_DIR); empty = $RELAY_HOME/data" }),
+    pluginsDirs: T.Array(T.String(), {
+      default: [],
+      description: "plugin folders (env RELAY_PLUGINS_DIR); empty = plugins/ beside the binary, then $RELAY_HOME/plugins",
+    }),
+    adminToken: T.Optional(T.String({ minLength: 16, description: "bearer token for admin routes (env RELAY_ADMIN_TOKEN); required off loopback" })),
+    store: T.Object(
+      {
+        driver: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite", description: "embedded SQLite or shared Postgres" }),
+        postgresUrl: T.Optional(T.String({ description: "Postgres URL when driver is postgres (env RELAY_POSTGRES_URL)" })),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    providers: T.Record(T.String(), ProviderSettings, { default: {}, description: "per-provider key and base URL" }),
+    routing: T.Object(
+      {
+        enabled: T.Boolean({ default: true, description: "false = pure passthrough to the requested model" }),
+        override: T.String({ default: "", description: "strategy applied to concrete model names too (e.g. complexity); empty = only virtual models route" }),
+        strategies: T.Record(T.String(), T.Record(T.String(), T.Unknown()), {
+          default: {
+            complexity: { tiers: { simple: "claude-haiku-4-5", moderate: "claude-sonnet-4-5", complex: "claude-opus-4-5" } },
+            cascade: { chain: ["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"], maxEscalations: 2 },
+            fallback: { chains: {} },
+          },
+          description: "options handed to each strategy plugin by name",
+        }),
+        retryAfterCapMs: T.Integer({ minimum: 0, default: 5_000, description: "longest vendor Retry-After honoured before falling back" }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    limits: T.Object(
+      {
+        rpmDefault: T.Integer({ minimum: 0, default: 0, description: "requests per minute per model; 0 = unlimited" }),
+        rpm: T.Record(T.String(), T.Integer({ minimum: 0 }), { default: {}, description: "per-model requests per minute" }),
+        hourlyUsd: T.Number({ minimum: 0, default: 0, description: "hourly budget in USD; 0 = none" }),
+        dailyUsd: T.Number({ minimum: 0, default: 0, description: "daily budget in USD; 0 = none" }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    cooldown: T.Object(
+      {
+        failures: T.Integer({ minimum: 1, default: 3, description: "vendor failures within the window that cool a provider down" }),
+        windowSec: T.Integer({ minimum: 1, default: 60, description: "window in which failures are counted" }),
+        durationSec: T.Integer({ minimum: 1, default: 120, description: "cooldown length" }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    telemetry: T.Object(
+      {
+        enabled: T.Boolean({ default: true, description: "log every request to the store" }),
+        baselineModel: T.String({ default: "claude-opus-4-5", description: "model savings are measured against" }),
+        storeContent: T.Boolean({ default: false, description: "keep request/response content in the log" }),
+        retentionDays: T.Integer({ minimum: 1, default: 30, description: "runs older than this are pruned" }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    models: T.Array(ModelOverride, { default: [], description: "catalog overrides and additions" }),
+    pricesRemoteUpdate: T.Boolean({ default: false, description: "let the price package fetch newer prices at start" }),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type ModelOverrideConfig = Static<typeof ModelOverride>;

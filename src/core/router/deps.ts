@@ -1,0 +1,23 @@
+import type { Config } from "../../config/schema.ts";
+import type { Registry } from "../../plugin/registry.ts";
+import type { Catalog } from "../catalog/catalog.ts";
+import type { ControlState } from "../control.ts";
+import type { BudgetGuard } from "../limits/budget.ts";
+import type { CooldownTracker } from "../limits/cooldown.ts";
+import type { RateLimiter } from "../limits/rate-limit.ts";
+import type { Logger } from "../log.ts";
+import type { RunWriter } from "../telemetry/writer.ts";
+
+/** What the router needs from the running Relay; surfaces hand it in. */
+export interface RouterDeps {
+  config(): Config;
+  env: Record<string, string | undefined>;
+  log: Logger;
+  registry: Registry;
+  catalog: Catalog;
+  rate: RateLimiter;
+  budget: BudgetGuard;
+  cooldown: CooldownTracker;
+  control: ControlState;
+  writer: RunWriter;
+}

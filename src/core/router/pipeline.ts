@@ -1,0 +1,578 @@
+// The request path shared by /v1/messages and /v1/chat/completions:
+// validate → plan (strategy) → guards → attempts over the candidates
+// (fallback / cascade) → relay the answer in the client's format → log the run.
+import type { ModelInfo, ProviderPlugin, WireFormat } from "../../plugin/api.ts";
+import { HttpError, type ErrorStyle } from "../../surfaces/http.ts";
+import type { RunEvent, RunRecord } from "../../store/types.ts";
+import { costOf } from "../catalog/cost.ts";
+import { codecFor } from "../formats/index.ts";
+import { CodecError, type Codec } from "../formats/types.ts";
+import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsage } from "../ir.ts";
+import type { BudgetReservation } from "../limits/budget.ts";
+import { classifyFailure, parseRetryAfter } from "../limits/failure.ts";
+import { estimateTokens } from "../tokens.ts";
+import { missingKeyError, needsKey, providerBaseUrl, providerKey } from "./credentials.ts";
+import type { RouterDeps } from "./deps.ts";
+import { planRoute, type Routing } from "./plan.ts";
+import { primeStream, type StreamOutcome } from "./stream-relay.ts";
+import { callUpstream, type UpstreamHandle } from "./upstream.ts";
+
+export interface ChatCall {
+  request: Request;
+  requestId: string;
+  /** performance.now() when the request arrived. */
+  start: number;
+  clientFormat: Extract<WireFormat, "openai" | "anthropic">;
+  body: Record<string, unknown>;
+  rawBody: string;
+}
+
+/** Vendor headers worth surfacing to the client (rate limits, vendor request ids). */
+const FORWARDED_HEADER = /^(x-ratelimit-|anthropic-ratelimit-|retry-after$|request-id$|x-request-id$)/;
+const MAX_VENDOR_BODY = 64 * 1024 * 1024;
+const OAUTH_PREFIX = "sk-ant-oat";
+
+export const errorStyleFor = (f: ChatCall["clientFormat"]): ErrorStyle => (f === "anthropic" ? "anthropic" : "openai");
+
+export function validateChatBody(body: Record<string, unknown>): void {
+  if (typeof body.model !== "string" || body.model.trim() === "")
+    throw new HttpError(400, "invalid_request", "Missing model in request", { details: { parameter: "model", provided: body.model, expected: "string" } });
+  if (!Array.isArray(body.messages))
+    throw new HttpError(400, "invalid_request", "Missing or invalid messages array in request", {
+      details: { parameter: "messages", provided: typeof body.messages, expected: "array" },
+    });
+}
+
+export const sessionKeyOf = (h: Headers): string | undefined =>
+  h.get("x-svc-session") ?? h.get("x-claude-code-session-id") ?? undefined;
+
+/** The client's own Anthropic credential, from `x-api-key` or `Authorization: Bearer`. */
+export function clientAnthropicCredential(h: Headers): string | undefined {
+  const key = h.get("x-api-key")?.trim();
+  if (key) return key;
+  const m = /^Bearer\s+(.+)$/i.exec(h.get("authorization") ?? "");
+  return m?.[1]?.trim() || undefined;
+}
+
+function parseMetadata(h: Headers): Record<string, unknown> {
+  const raw = h.get("x-svc-metadata");
+  if (!raw) return {};
+  try {
+    const v = JSON.parse(raw);
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new HttpError(400, "invalid_request", "x-svc-metadata must be a JSON object", { details: { parameter: "x-svc-metadata", expected: "JSON object" } });
+}
+
+interface AttemptFailure {
+  model: ModelInfo;
+  provider: string;
+  status: number;
+  message: string;
+  vendorError?: IRError;
+  kind: "vendor" | "missing_key" | "cooled" | "rate_limited" | "rejected";
+  retryAfter?: number;
+}
+
+/** Everything known about the run so far; becomes the RunRecord. */
+class Run {
+  events: RunEvent[] = [];
+  attempts = 0;
+  routed?: ModelInfo;
+  usage: Usage = emptyUsage();
+  upstreamMs = 0;
+  dropped: string[] = [];
+  vendorHeaders: Record<string, string> = {};
+  constructor(
+    readonly call: ChatCall,
+    readonly requestedModel: string,
+    readonly sessionKey: string | undefined,
+    readonly metadata: Record<string, unknown>,
+  ) {}
+}
+
+export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> {
+  const headers = call.request.headers;
+  validateChatBody(call.body);
+  const requestedModel = call.body.model as string;
+  const sessionKey = sessionKeyOf(headers);
+  if (deps.control.isRefused(sessionKey))
+    throw new HttpError(403, "session_killed", "This session was ended by an administrator (POST /control/enable resumes)");
+  const run = new Run(call, requestedModel, sessionKey, parseMetadata(headers));
+
+  const clientCodec = codecFor(call.clientFormat);
+  let ir: ChatRequest;
+  try {
+    ir = clientCodec.decodeRequest(call.body);
+  } catch (e) {
+    if (e instanceof CodecError)
+      throw new HttpError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
+    throw e;
+  }
+
+  const anthropicOnly = call.clientFormat === "anthropic";
+  const clientKey = anthropicOnly ? clientAnthropicCredential(headers) : undefined;
+  if (anthropicOnly && !clientKey && !deps.env.ANTHROPIC_API_KEY && !deps.config().providers.anthropic?.apiKey)
+    throw new HttpError(401, "authentication_error", "Missing Anthropic authentication");
+
+  const routing = await planRoute(deps, {
+    request: ir,
+    requestedModel,
+    clientFormat: call.clientFormat,
+    headers,
+    anthropicOnly,
+    clientAnthropicKey: clientKey !== undefined,
+  });
+
+  const config = deps.config();
+  const estimate = estimateCost(routing.candidates[0]!, ir);
+  let reservation: BudgetReservation | undefined;
+  if (config.limits.hourlyUsd > 0 || config.limits.dailyUsd > 0) {
+    const r = await deps.budget.reserve(estimate);
+    if (r.refused) {
+      throw new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, {
+        retryAfter: r.retryAfterSec,
+      });
+    }
+    reservation = r;
+  }
+
+  const ac = new AbortController();
+  const onClientAbort = () => ac.abort(call.request.signal.reason);
+  call.request.signal.addEventListener("abort", onClientAbort, { once: true });
+  const untrack = deps.control.track(sessionKey, ac);
+  let settled = false;
+  const settle = (outcome: RunRecord["outcome"], status: number, error?: string) => {
+    if (settled) return;
+    settled = true;
+    untrack();
+    call.request.signal.removeEventListener("abort", onClientAbort);
+    const model = run.routed;
+    const cost = model ? costOf(model, run.usage) : 0;
+    if (reservation) {
+      const r = reservation;
+      (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
+    }
+    if (config.telemetry.enabled) deps.writer.write(toRecord(run, routing, status, outcome, cost, error));
+  };
+
+  try {
+    const res = await attemptAll(deps, call, ir, routing, run, ac.signal, clientKey, estimate, settle);
+    return res;
+  } catch (e) {
+    const status = e instanceof HttpError ? e.status : 500;
+    settle(ac.signal.aborted ? "cancelled" : "error", status, (e as Error).message);
+    throw e;
+  }
+}
+
+function estimateCost(model: ModelInfo, ir: ChatRequest): number {
+  // Reserve for a typical answer, not the (often huge) max_tokens ceiling: the reservation
+  // only bounds concurrency; the real cost is settled after the call.
+  const output = Math.min(ir.maxTokens ?? 1024, 4096);
+  return costOf(model, { ...emptyUsage(), inputTokens: estimateTokens(ir), outputTokens: output });
+}
+
+async function attemptAll(
+  deps: RouterDeps,
+  call: ChatCall,
+  ir: ChatRequest,
+  routing: Routing,
+  run: Run,
+  signal: AbortSignal,
+  clientKey: string | undefined,
+  estimate: number,
+  settle: (outcome: RunRecord["outcome"], status: number, error?: string) => void,
+): Promise<Response> {
+  const config = deps.config();
+  const failures: AttemptFailure[] = [];
+  const cascade = routing.plan.mode === "cascade";
+  const maxEscalations = routing.plan.maxEscalations ?? Number.POSITIVE_INFINITY;
+  let escalations = 0;
+  let lastAnswer: { res: ChatResponse; model: ModelInfo; text?: string; provider: ProviderPlugin } | undefined;
+
+  for (let i = 0; i < routing.candidates.length; i++) {
+    const model = routing.candidates[i]!;
+    const provider = deps.registry.providers.get(model.provider);
+    if (!provider) {
+      failures.push({ model, provider: model.provider, status: 500, message: `provider ${model.provider} is not loaded`, kind: "vendor" });
+      continue;
+    }
+    if (deps.cooldown.isCooledDown(provider.name)) {
+      failures.push({ model, provider: provider.name, status: 503, message: "Provider is temporarily cooled down", kind: "cooled" });
+      continue;
+    }
+    const rpm = config.limits.rpm[model.id] ?? config.limits.rpmDefault;
+    if (rpm > 0) {
+      const d = await deps.rate.acquire(`model:${model.provider}:${model.id}`, rpm);
+      if (!d.allowed) {
+        failures.push({ model, provider: provider.name, status: 429, message: "rate_limit_exceeded", kind: "rate_limited", retryAfter: d.retryAfterSec });
+        continue;
+      }
+    }
+    const apiKey = pickKey(deps, provider, model, run.requestedModel, clientKey);
+    if (needsKey(provider) && !apiKey) {
+      failures.push({ model, provider: provider.name, status: 500, message: missingKeyError(provider).message, kind: "missing_key" });
+      continue;
+    }
+
+    let retriedSame = false;
+    for (;;) {
+      run.attempts++;
+      run.routed = model;
+      let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, signal);
+      if (outcome.kind === "response" && outcome.stream) {
+        const started = await startStream(deps, call, routing, run, model, provider, outcome, estimate, settle);
+        if (started instanceof Response) {
+          deps.cooldown.recordSuccess(provider.name);
+          return started;
+        }
+        outcome = started;
+      }
+      if (outcome.kind === "response" && !outcome.stream) {
+        deps.cooldown.recordSuccess(provider.name);
+        const res = outcome.res;
+        run.usage = res.usage;
+        if (routing.judge && escalations < maxEscalations && i < routing.candidates.length - 1) {
+          const verdict = routing.judge(res, ir);
+          if (!verdict.accept) {
+            escalations++;
+            run.events.push({ type: "escalation", model: model.id, provider: provider.name, reason: verdict.reason });
+            lastAnswer = { res, model, text: outcome.text, provider };
+            break;
+          }
+        }
+        return respondJson(deps, call, routing, run, model, provider, res, outcome.text, settle);
+      }
+      if (outcome.kind !== "failure") continue; // unreachable: narrowed above
+      // A failure: decide between retrying the same model, moving on, or giving up.
+      const f = outcome.failure;
+      const cls = classifyFailure(f.networkError !== undefined ? { error: f.networkError } : { status: f.status });
+      if (signal.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
+      if (cls.vendorSide) {
+        if (deps.cooldown.recordFailure(provider.name, f.message)) deps.log.warn("provider cooled down", { provider: provider.name, reason: f.message });
+      }
+      run.events.push({ type: "error", model: model.id, provider: provider.name, status: f.status, reason: f.message });
+      failures.push({ model, provider: provider.name, status: f.status, message: f.message, vendorError: f.vendorError, kind: "vendor", retryAfter: f.retryAfter });
+      if (!cls.retryable) throw vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
+      const last = i === routing.candidates.length - 1;
+      const wait = f.retryAfter;
+      if (last && !retriedSame && wait !== undefined && wait * 1000 <= config.routing.retryAfterCapMs && !deps.cooldown.isCooledDown(provider.name)) {
+        retriedSame = true;
+        await Bun.sleep(wait * 1000);
+        continue;
+      }
+      if (!last) run.events.push({ type: "fallback", model: routing.candidates[i + 1]!.id, provider: routing.candidates[i + 1]!.provider, reason: cls.reason });
+      break;
+    }
+  }
+
+  if (lastAnswer) {
+    // Every model in the chain answered uncertainly: the strongest answer is still better than none.
+    run.routed = lastAnswer.model;
+    return respondJson(deps, call, routing, run, lastAnswer.model, lastAnswer.provider, lastAnswer.res, lastAnswer.text, settle);
+  }
+  throw finalError(routing, failures, run);
+}
+
+function pickKey(deps: RouterDeps, provider: ProviderPlugin, model: ModelInfo, requested: string, clientKey: string | undefined): string | undefined {
+  const envKey = providerKey(provider, deps.config(), deps.env);
+  if (provider.name !== "anthropic" || !clientKey) return envKey;
+  // Subscription OAuth tokens may not cover a model the router chose; the operator's key does (spec §5.5).
+  const rerouted = deps.catalog.resolve(requested)?.id !== model.id;
+  if (clientKey.startsWith(OAUTH_PREFIX) && rerouted && envKey) return envKey;
+  return clientKey;
+}
+
+function finalError(routing: Routing, failures: AttemptFailure[], run: Run): HttpError {
+  const vendorFailures = failures.filter((f) => f.kind === "vendor");
+  if (routing.plan.mode === "cascade" && vendorFailures.length === routing.candidates.length)
+    return new HttpError(500, "cascade_exhausted", "All cascade models exhausted", { details: { parameter: "model", provided: run.requestedModel, expected: "a reachable model" } });
+  if (vendorFailures.length) {
+    const f = vendorFailures[vendorFailures.length - 1]!;
+    return vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
+  }
+  const missing = failures.find((f) => f.kind === "missing_key");
+  if (missing) return new HttpError(500, "missing_api_key", missing.message);
+  const limited = failures.filter((f) => f.kind === "rate_limited");
+  if (limited.length && failures.every((f) => f.kind === "rate_limited" || f.kind === "cooled")) {
+    const retryAfter = Math.min(...limited.map((f) => f.retryAfter ?? 60));
+    return new HttpError(429, "rate_limit_exceeded", `rate_limit_exceeded: requests per minute for ${limited.map((f) => f.model.id).join(", ")} used up`, { retryAfter });
+  }
+  return new HttpError(503, "provider_cooled_down", "Provider is temporarily cooled down", { details: { parameter: "model", provided: run.requestedModel, expected: "a provider not in cooldown" } });
+}
+
+function vendorHttpError(status: number, message: string, vendorError: IRError | undefined, vendorHeaders: Record<string, string>): HttpError {
+  // Faithful status for vendor answers; a transport failure (no status) is a bad gateway.
+  const s = status >= 400 ? status : 502;
+  return new HttpError(s, "provider_error", `Provider error: ${message}`, {
+    vendorType: vendorError?.vendorType,
+    retryAfter: vendorError?.retryAfter,
+    headers: vendorHeaders,
+  });
+}
+
+type AttemptOutcome =
+  | { kind: "response"; stream: false; res: ChatResponse; text?: string; passthrough: boolean }
+  | { kind: "response"; stream: true; body: ReadableStream<Uint8Array>; handle: UpstreamHandle; passthrough: boolean; vendor: Codec }
+  | {
+      kind: "failure";
+      failure: { status: number; message: string; vendorError?: IRError; retryAfter?: number; networkError?: unknown };
+    };
+
+/** Build the vendor body: the client's own bytes when formats match and nothing must change. */
+function vendorBody(call: ChatCall, ir: ChatRequest, model: ModelInfo, provider: ProviderPlugin, vendor: Codec, run: Run, ctxArgs: Parameters<ProviderPlugin["request"]>[0]): { body: string; passthrough: boolean } {
+  const sameFormat = call.clientFormat === provider.format;
+  // OpenAI streams carry usage only when asked; without it the run could not be costed.
+  const needsUsageInjection = provider.format === "openai" && ir.stream && !ir.includeUsage;
+  if (sameFormat && !provider.adaptBody && !needsUsageInjection) {
+    if (call.body.model === model.id) return { body: call.rawBody, passthrough: true };
+    const spliced = spliceModel(call.rawBody, call.body.model as string, model.id);
+    if (spliced !== undefined) return { body: spliced, passthrough: true };
+  }
+  const encoded = vendor.encodeRequest({ ...ir, model: model.id, includeUsage: ir.stream ? true : ir.includeUsage }, {
+    model: model.id,
+    defaultMaxTokens: Math.min(model.maxOutput ?? 4096, 16_384),
+  });
+  run.dropped = encoded.dropped;
+  let body = encoded.body;
+  if (provider.adaptBody) body = provider.adaptBody(body, ctxArgs);
+  return { body: JSON.stringify(body), passthrough: sameFormat && !needsUsageInjection };
+}
+
+/** Replace the top-level model value without re-serialising the body; undefined when ambiguous. */
+function spliceModel(raw: string, from: string, to: string): string | undefined {
+  const needle = JSON.stringify(from);
+  const re = new RegExp(`"model"\\s*:\\s*${needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "g");
+  const matches = raw.match(re);
+  if (!matches || matches.length !== 1) return undefined;
+  return raw.replace(re, `"model":${JSON.stringify(to)}`);
+}
+
+async function attemptOne(
+  deps: RouterDeps,
+  call: ChatCall,
+  ir: ChatRequest,
+  model: ModelInfo,
+  provider: ProviderPlugin,
+  apiKey: string | undefined,
+  run: Run,
+  signal: AbortSignal,
+): Promise<AttemptOutcome> {
+  const config = deps.config();
+  const vendor = codecFor(provider.format);
+  const ctx = { model: model.id, stream: ir.stream, baseUrl: providerBaseUrl(provider, config, deps.env), apiKey, clientHeaders: call.request.headers };
+  const { body, passthrough } = vendorBody(call, ir, model, provider, vendor, run, ctx);
+  const { url, headers } = provider.request(ctx);
+  const t0 = performance.now();
+  let handle: UpstreamHandle;
+  try {
+    handle = await callUpstream({ url, headers, body }, signal, config.server.upstreamTimeoutMs);
+  } catch (e) {
+    run.upstreamMs += performance.now() - t0;
+    return { kind: "failure", failure: { status: 0, message: describeNetworkError(e), networkError: e } };
+  }
+  const res = handle.response;
+  collectVendorHeaders(res.headers, run);
+  if (res.status >= 400 || res.status < 200) {
+    const text = await readCapped(res, 1024 * 1024).catch(() => "");
+    handle.done();
+    run.upstreamMs += performance.now() - t0;
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // keep the raw text
+    }
+    const vendorError = vendor.decodeError(res.status, parsed, res.headers);
+    const retryAfter = parseRetryAfter(res.headers, Date.now(), 3600) ?? vendorError.retryAfter;
+    return { kind: "failure", failure: { status: res.status, message: vendorError.message, vendorError, retryAfter } };
+  }
+  if (ir.stream) {
+    if (!res.body) {
+      handle.done();
+      return { kind: "failure", failure: { status: 502, message: "vendor sent an empty stream" } };
+    }
+    handle.stopTimer();
+    run.upstreamMs += performance.now() - t0;
+    return { kind: "response", stream: true, body: res.body, handle, passthrough, vendor };
+  }
+  let text: string;
+  try {
+    text = await readCapped(res, MAX_VENDOR_BODY);
+  } catch (e) {
+    handle.done();
+    run.upstreamMs += performance.now() - t0;
+    return { kind: "failure", failure: { status: 502, message: `vendor response unreadable: ${describeNetworkError(e)}`, networkError: e } };
+  }
+  handle.done();
+  run.upstreamMs += performance.now() - t0;
+  let decoded: ChatResponse;
+  try {
+    decoded = vendor.decodeResponse(JSON.parse(text));
+  } catch (e) {
+    return { kind: "failure", failure: { status: 502, message: `vendor sent a malformed response: ${(e as Error).message}` } };
+  }
+  return { kind: "response", stream: false, res: decoded, text: passthrough ? text : undefined, passthrough };
+}
+
+function describeNetworkError(e: unknown): string {
+  const err = e as { name?: string; message?: string; code?: string };
+  if (err?.name === "TimeoutError") return err.message ?? "vendor timed out";
+  return `${err?.code ? `${err.code}: ` : ""}${err?.message ?? String(e)}`;
+}
+
+async function readCapped(res: Response, cap: number): Promise<string> {
+  const declared = Number(res.headers.get("content-length"));
+  if (declared > cap) throw new Error(`vendor response of ${declared} bytes exceeds ${cap}`);
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      void reader.cancel();
+      throw new Error(`vendor response exceeds ${cap} bytes`);
+    }
+    parts.push(value);
+  }
+  return new TextDecoder().decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
+}
+
+function collectVendorHeaders(h: Headers, run: Run): void {
+  run.vendorHeaders = {};
+  h.forEach((value, key) => {
+    if (FORWARDED_HEADER.test(key)) run.vendorHeaders[key] = value;
+  });
+}
+
+function routingHeaders(run: Run, routing: Routing, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
+  const h: Record<string, string> = {
+    ...run.vendorHeaders,
+    "x-svc-requested-model": asciiHeader(run.requestedModel),
+    "x-svc-routed-model": model.id,
+    "x-svc-provider": provider.name,
+    "x-svc-strategy": routing.strategy,
+    "x-svc-fallback-used": String(run.events.some((e) => e.type === "fallback")),
+    "x-svc-attempts": String(run.attempts),
+    "x-svc-estimated-cost": cost.toFixed(6),
+    "x-svc-overhead-ms": overheadMs(run).toFixed(2),
+  };
+  if (routing.plan.tier) h["x-svc-complexity-tier"] = routing.plan.tier;
+  if (routing.plan.reasons.length) h["x-svc-routing-reasons"] = asciiHeader(routing.plan.reasons.join("; ")).slice(0, 512);
+  if (run.dropped.length) h["x-svc-dropped-params"] = run.dropped.join(",");
+  return h;
+}
+
+const asciiHeader = (s: string) => s.replace(/[^\x20-\x7e]/g, "?");
+const overheadMs = (run: Run) => Math.max(0, performance.now() - run.call.start - run.upstreamMs);
+
+function warnOnMismatch(deps: RouterDeps, run: Run, model: ModelInfo, reported: string | undefined): void {
+  if (!reported || reported.startsWith(model.id) || model.id.startsWith(reported)) return;
+  run.events.push({ type: "mismatch", model: reported, provider: model.provider, reason: `asked ${model.id}` });
+  deps.log.warn("model mismatch", { requestId: run.call.requestId, routedModel: model.id, responseModel: reported });
+}
+
+function respondJson(
+  deps: RouterDeps,
+  call: ChatCall,
+  routing: Routing,
+  run: Run,
+  model: ModelInfo,
+  provider: ProviderPlugin,
+  res: ChatResponse,
+  passthroughText: string | undefined,
+  settle: (outcome: RunRecord["outcome"], status: number, error?: string) => void,
+): Response {
+  run.usage = res.usage;
+  warnOnMismatch(deps, run, model, res.model);
+  const cost = costOf(model, res.usage);
+  const body = passthroughText ?? JSON.stringify(codecFor(call.clientFormat).encodeResponse(res, { model: res.model || model.id }));
+  const headers = { "content-type": "application/json", ...routingHeaders(run, routing, model, provider, cost) };
+  settle("ok", 200, undefined);
+  return new Response(body, { status: 200, headers });
+}
+
+/** Prime the vendor stream; a stream that fails before its first byte becomes a failed attempt. */
+async function startStream(
+  deps: RouterDeps,
+  call: ChatCall,
+  routing: Routing,
+  run: Run,
+  model: ModelInfo,
+  provider: ProviderPlugin,
+  outcome: Extract<AttemptOutcome, { stream: true }>,
+  estimate: number,
+  settle: (outcome: RunRecord["outcome"], status: number, error?: string) => void,
+): Promise<Response | Extract<AttemptOutcome, { kind: "failure" }>> {
+  const config = deps.config();
+  const client = codecFor(call.clientFormat);
+  const streamOptions = call.body.stream_options as { include_usage?: unknown } | undefined;
+  const primed = await primeStream({
+    body: outcome.body,
+    vendor: outcome.vendor,
+    client,
+    passthrough: outcome.passthrough,
+    clientModel: model.id,
+    includeUsage: Boolean(streamOptions?.include_usage),
+    idleTimeoutMs: config.server.streamIdleTimeoutMs,
+    abort: (reason) => outcome.handle.abort(reason),
+    onEnd: (o: StreamOutcome) => {
+      outcome.handle.done();
+      run.usage = o.usage;
+      warnOnMismatch(deps, run, model, o.model);
+      if (o.outcome === "error" && o.error) {
+        run.events.push({ type: "error", model: model.id, provider: provider.name, reason: o.error });
+        if (deps.cooldown.recordFailure(provider.name, o.error)) deps.log.warn("provider cooled down", { provider: provider.name, reason: o.error });
+      }
+      settle(o.outcome, 200, o.error);
+    },
+  });
+  if (!primed.ok) {
+    outcome.handle.abort(new Error(primed.reason));
+    const status = primed.error?.status ?? 502;
+    return { kind: "failure", failure: { status, message: primed.reason, vendorError: primed.error, retryAfter: primed.error?.retryAfter } };
+  }
+  const headers = {
+    "content-type": client.streamContentType,
+    "cache-control": "no-cache",
+    ...routingHeaders(run, routing, model, provider, estimate),
+  };
+  return new Response(primed.stream, { status: 200, headers });
+}
+
+function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord["outcome"], cost: number, error?: string): RunRecord {
+  const call = run.call;
+  return {
+    id: call.requestId,
+    ts: Date.now() - Math.round(performance.now() - call.start),
+    latencyMs: Math.round(performance.now() - call.start),
+    requestedModel: run.requestedModel,
+    routedModel: run.routed?.id ?? "",
+    provider: run.routed?.provider ?? "",
+    strategy: routing.strategy,
+    tier: routing.plan.tier,
+    status,
+    outcome,
+    stream: Boolean(call.body.stream),
+    clientFormat: call.clientFormat,
+    inputTokens: run.usage.inputTokens,
+    outputTokens: run.usage.outputTokens,
+    cacheReadTokens: run.usage.cacheReadTokens,
+    cacheWriteTokens: run.usage.cacheWriteTokens,
+    costUsd: cost,
+    fallbackUsed: run.events.some((e) => e.type === "fallback"),
+    attempts: run.attempts,
+    events: run.events,
+    reasons: routing.plan.reasons,
+    metadata: run.metadata,
+    sessionKey: run.sessionKey,
+    error,
+    overheadMs: Math.round(overheadMs(run) * 100) / 100,
+  };
+}

@@ -1,0 +1,103 @@
+// Turns the model a client asked for into an ordered list of candidate models:
+// a virtual model (`svc:auto`) goes to the strategy that answers to it; a
+// concrete model goes to the configured override strategy or to `fallback`.
+import type { ModelInfo, RoutePlan, StrategyContext, StrategyPlugin, WireFormat } from "../../plugin/api.ts";
+import { HttpError } from "../../surfaces/http.ts";
+import type { ChatRequest } from "../ir.ts";
+import { estimateTokens } from "../tokens.ts";
+import { needsKey, providerKey } from "./credentials.ts";
+import type { RouterDeps } from "./deps.ts";
+
+export interface Routing {
+  strategy: string;
+  plan: RoutePlan;
+  candidates: ModelInfo[];
+  judge?: StrategyPlugin["judge"];
+}
+
+export interface PlanInput {
+  request: ChatRequest;
+  requestedModel: string;
+  clientFormat: WireFormat;
+  headers: Headers;
+  /** /v1/messages serves first-vendor models only. */
+  anthropicOnly: boolean;
+  /** The client brought its own Anthropic credential (usable on /v1/messages). */
+  clientAnthropicKey: boolean;
+}
+
+export function modelNotFound(deps: RouterDeps, name: string): HttpError {
+  return new HttpError(400, "model_not_found", "Model not found", {
+    suggestions: deps.catalog.suggest(name, 5),
+    details: { parameter: "model", provided: name, expected: "a model id, alias or virtual model (GET /v1/models)" },
+  });
+}
+
+const nativeOnly = () =>
+  new HttpError(400, "invalid_request", "Native /v1/messages only supports Anthropic models; use /v1/chat/completions for other vendors", {
+    details: { parameter: "model", expected: "an Anthropic model" },
+  });
+
+export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<PlanInput, "clientAnthropicKey">): boolean {
+  const p = deps.registry.providers.get(model.provider);
+  if (!p || deps.config().providers[p.name]?.enabled === false) return false;
+  if (deps.cooldown.isCooledDown(p.name)) return false;
+  if (!needsKey(p)) return true;
+  if (p.name === "anthropic" && input?.clientAnthropicKey) return true;
+  return providerKey(p, deps.config(), deps.env) !== undefined;
+}
+
+export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Routing> {
+  const config = deps.config();
+  const name = input.requestedModel;
+  const virtual = deps.registry.strategyForModel(name);
+
+  if (!deps.control.routingEnabled) {
+    // Disabled: pure passthrough to the model asked for.
+    if (virtual) throw new HttpError(400, "routing_disabled", `Routing is disabled; virtual model ${name} cannot be served`);
+    const model = deps.catalog.resolve(name);
+    if (!model) throw modelNotFound(deps, name);
+    if (input.anthropicOnly && model.provider !== "anthropic") throw nativeOnly();
+    return { strategy: "passthrough", plan: { candidates: [model.id], mode: "fallback", reasons: ["routing disabled"] }, candidates: [model] };
+  }
+
+  let strategy = virtual;
+  if (!strategy) {
+    const model = deps.catalog.resolve(name);
+    if (!model) throw modelNotFound(deps, name);
+    if (input.anthropicOnly && model.provider !== "anthropic") throw nativeOnly();
+    strategy = deps.registry.strategies.get(config.routing.override || "fallback");
+    if (!strategy) throw new HttpError(500, "strategy_missing", `Routing strategy "${config.routing.override || "fallback"}" is not loaded`);
+  }
+  // Cascade needs whole answers to judge them; streams are routed by complexity (spec §3).
+  if (input.request.stream && strategy.name === "cascade") strategy = deps.registry.strategies.get("complexity") ?? strategy;
+
+  const ctx: StrategyContext = {
+    options: config.routing.strategies[strategy.name] ?? {},
+    catalog: deps.catalog,
+    isAvailable: (m) => isAvailable(deps, m, input) && (!input.anthropicOnly || m.provider === "anthropic"),
+    estimateTokens,
+  };
+  const plan = await strategy.plan(
+    { request: input.request, requestedModel: name, clientFormat: input.clientFormat, headers: input.headers },
+    ctx,
+  );
+  const candidates: ModelInfo[] = [];
+  const seen = new Set<string>();
+  for (const c of plan.candidates) {
+    const m = deps.catalog.resolve(c);
+    if (!m) {
+      deps.log.warn("strategy proposed an unknown model", { strategy: strategy.name, model: c });
+      continue;
+    }
+    const key = `${m.provider}:${m.id}`;
+    if (seen.has(key) || (input.anthropicOnly && m.provider !== "anthropic")) continue;
+    seen.add(key);
+    candidates.push(m);
+  }
+  if (candidates.length === 0) {
+    if (input.anthropicOnly && plan.candidates.length) throw nativeOnly();
+    throw new HttpError(503, "no_candidate", `No model available for ${name}: ${plan.reasons.join("; ") || "the strategy proposed none"}`);
+  }
+  return { strategy: strategy.name, plan, candidates, judge: plan.mode === "cascade" ? strategy.judge : undefined };
+}

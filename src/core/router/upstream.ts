@@ -1,0 +1,52 @@
+// One HTTP call to a vendor, bounded by a timeout and tied to the client's
+// abort signal, so a client that goes away stops the vendor call too.
+
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export class UpstreamTimeout extends Error {
+  override name = "TimeoutError";
+}
+
+export interface UpstreamHandle {
+  response: Response;
+  /** Aborts the vendor call (body included) and releases its listeners. */
+  abort(reason?: unknown): void;
+  /** Stops the whole-call timer when a stream takes over with its own idle timer. */
+  stopTimer(): void;
+  /** The call is over: release the timer and the client-abort listener. */
+  done(): void;
+}
+
+export async function callUpstream(req: UpstreamRequest, clientSignal: AbortSignal, timeoutMs: number): Promise<UpstreamHandle> {
+  const ac = new AbortController();
+  const onClientAbort = () => ac.abort(clientSignal.reason);
+  if (clientSignal.aborted) onClientAbort();
+  else clientSignal.addEventListener("abort", onClientAbort, { once: true });
+  // A plain timer, cleared on every path: AbortSignal.timeout would keep one per request alive for its whole span.
+  const timer = setTimeout(() => ac.abort(new UpstreamTimeout(`vendor did not answer within ${timeoutMs} ms`)), timeoutMs);
+  const stopTimer = () => clearTimeout(timer);
+  const done = () => {
+    clearTimeout(timer);
+    clientSignal.removeEventListener("abort", onClientAbort);
+  };
+  try {
+    const response = await fetch(req.url, { method: "POST", headers: req.headers, body: req.body, signal: ac.signal, redirect: "manual" });
+    return {
+      response,
+      stopTimer,
+      done,
+      abort: (reason) => {
+        done();
+        ac.abort(reason);
+      },
+    };
+  } catch (e) {
+    done();
+    // Surface our timeout as such, not as a generic abort.
+    throw ac.signal.reason instanceof UpstreamTimeout ? ac.signal.reason : e;
+  }
+}

@@ -1,0 +1,53 @@
+// HTTP listener seam: the only place that calls Bun.serve.
+import type { Server } from "bun";
+
+export interface ListenOptions {
+  hostname: string;
+  port: number;
+  fetch: (request: Request, server: Server<undefined>) => Response | Promise<Response>;
+  /** Hard cap enforced by the runtime; the proxy answers its own error below it. */
+  maxRequestBodySize: number;
+  /** Seconds a connection may sit idle (also bounds slow header senders). */
+  idleTimeoutSec: number;
+}
+
+export interface Listener {
+  readonly hostname: string;
+  readonly port: number;
+  readonly url: string;
+  /** Requests whose response has not finished yet. */
+  inFlight(): number;
+  /** Stop accepting, let in-flight requests finish for up to graceMs, then cut the rest. */
+  stop(graceMs: number): Promise<{ forced: number }>;
+  /** Exempt one request (a long stream) from the idle timeout. */
+  noTimeout(request: Request): void;
+}
+
+export function listen(opts: ListenOptions): Listener {
+  const server = Bun.serve({
+    hostname: opts.hostname,
+    port: opts.port,
+    fetch: opts.fetch,
+    maxRequestBodySize: opts.maxRequestBodySize,
+    idleTimeout: Math.min(255, Math.max(1, Math.round(opts.idleTimeoutSec))),
+    // Our own handlers answer every error; this is the last resort for a bug.
+    error: () => new Response(JSON.stringify({ error: { code: "internal_error", message: "Internal server error" } }), { status: 500, headers: { "content-type": "application/json" } }),
+  });
+  const hostname = server.hostname ?? opts.hostname;
+  const port = server.port ?? opts.port;
+  return {
+    hostname,
+    port,
+    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+    inFlight: () => server.pendingRequests,
+    noTimeout: (request) => server.timeout(request, 0),
+    async stop(graceMs) {
+      void server.stop(false);
+      const deadline = Date.now() + graceMs;
+      while (server.pendingRequests > 0 && Date.now() < deadline) await Bun.sleep(20);
+      const forced = server.pendingRequests;
+      await server.stop(true);
+      return { forced };
+    },
+  };
+}

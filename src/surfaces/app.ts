@@ -1,0 +1,98 @@
+// Composes Elysia surfaces into one fetch handler with the cross-cutting
+// concerns every response needs: a request id header, the error shapes of the
+// spec, and one structured access-log line per request.
+import { Elysia } from "elysia";
+import type { Logger } from "../core/log.ts";
+import { type ErrorStyle, HttpError, errorResponse, newRequestId } from "./http.ts";
+
+export interface RequestInfo {
+  id: string;
+  /** performance.now() at arrival. */
+  start: number;
+}
+
+const info = new WeakMap<Request, RequestInfo>();
+
+/** The id and start time Relay gave this request. */
+export function requestInfo(request: Request): RequestInfo {
+  let i = info.get(request);
+  if (!i) {
+    i = { id: newRequestId(), start: performance.now() };
+    info.set(request, i);
+  }
+  return i;
+}
+
+const errorStyle = (path: string): ErrorStyle =>
+  path.startsWith("/v1/messages") ? "anthropic" : path.includes("/chat/completions") || path.includes("/models") ? "openai" : "spec";
+
+export const NOT_FOUND_MESSAGE =
+  "Unknown route. Core endpoints: POST /v1/messages, POST /v1/chat/completions, GET /v1/models";
+
+export interface SurfaceOptions {
+  log: Logger;
+  /** Last chance to serve a path no route matched (the proxy's substring routes). */
+  fallback?: (request: Request, path: string) => Response | Promise<Response> | undefined;
+}
+
+/** Map anything thrown to a response; unexpected errors are logged, never shown. */
+export function toErrorResponse(e: unknown, request: Request, log: Logger): Response {
+  const { id } = requestInfo(request);
+  const path = new URL(request.url).pathname;
+  if (e instanceof HttpError) return errorResponse(e, id, errorStyle(path));
+  log.error("unhandled error", { requestId: id, path, error: e });
+  return errorResponse(new HttpError(500, "internal_error", "Internal server error"), id, errorStyle(path));
+}
+
+export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[], opts: SurfaceOptions) {
+  const app = new Elysia({ aot: true }).onError(({ code, error, request }) => {
+    if (code === "NOT_FOUND") {
+      const path = new URL(request.url).pathname;
+      const served = opts.fallback?.(request, path);
+      if (served) return served;
+      return errorResponse(new HttpError(404, "not_found", NOT_FOUND_MESSAGE), requestInfo(request).id, "spec");
+    }
+    if (code === "PARSE") return toErrorResponse(new HttpError(400, "invalid_request", "Invalid JSON"), request, opts.log);
+    if (code === "VALIDATION") {
+      const v = error as { valueError?: { path?: string; message?: string; value?: unknown } };
+      const parameter = (v.valueError?.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "body";
+      return toErrorResponse(
+        new HttpError(400, "invalid_request", `Invalid ${parameter}: ${v.valueError?.message ?? "invalid value"}`, {
+          details: { parameter, provided: v.valueError?.value, expected: v.valueError?.message ?? "valid value" },
+        }),
+        request,
+        opts.log,
+      );
+    }
+    return toErrorResponse(error, request, opts.log);
+  });
+  for (const s of surfaces) app.use(s);
+
+  const handle = app.handle.bind(app);
+  return async function fetch(request: Request): Promise<Response> {
+    const ri = requestInfo(request);
+    let res: Response;
+    try {
+      res = await handle(request);
+    } catch (e) {
+      res = toErrorResponse(e, request, opts.log);
+    }
+    try {
+      res.headers.set("x-svc-request-id", ri.id);
+    } catch {
+      res = new Response(res.body, res);
+      res.headers.set("x-svc-request-id", ri.id);
+    }
+    if (opts.log.enabled("info")) {
+      const url = new URL(request.url);
+      opts.log.info("request", {
+        requestId: ri.id,
+        method: request.method,
+        path: url.pathname,
+        status: res.status,
+        ms: Math.round((performance.now() - ri.start) * 100) / 100,
+      });
+    }
+    return res;
+  };
+}

@@ -1,0 +1,139 @@
+// Administrative routes: /control/*, /v1/config and /dashboard/config.
+// All of them pass `requireAdmin` (a bearer token off loopback).
+import { Elysia } from "elysia";
+import { loadConfig } from "../../config/load.ts";
+import { mergePatch } from "../../config/merge-patch.ts";
+import { redact } from "../../config/redact.ts";
+import { needsKey, providerKey } from "../../core/router/credentials.ts";
+import type { Relay } from "../../relay.ts";
+import { readTextFile, writeFileAtomic } from "../../runtime/fs.ts";
+import { VERSION } from "../../version.ts";
+import { requireAdmin } from "../admin-auth.ts";
+import { parseJsonObject, readBody } from "../body.ts";
+import { HttpError, json } from "../http.ts";
+
+/** Config patches are applied one at a time so two patches never interleave. */
+let patchQueue: Promise<unknown> = Promise.resolve();
+
+async function patchConfig(relay: Relay, request: Request): Promise<Response> {
+  const patch = parseJsonObject(await readBody(request, 1024 * 1024));
+  const run = patchQueue.then(async () => {
+    const file = relay.loaded.file;
+    const current = readTextFile(file);
+    let base: unknown = {};
+    if (current !== undefined) {
+      try {
+        base = JSON.parse(current);
+      } catch {
+        throw new HttpError(409, "config_unreadable", `config file ${file} is not valid JSON; fix it by hand first`);
+      }
+    }
+    let next: unknown;
+    try {
+      next = mergePatch(base, patch);
+    } catch (e) {
+      throw new HttpError(400, "invalid_request", (e as Error).message);
+    }
+    const text = `${JSON.stringify(next, null, 2)}\n`;
+    let loaded;
+    try {
+      // Validate the whole layered result before anything is written or applied.
+      loaded = loadConfig({ file, env: relay.env, flags: flagsOf(relay), fileText: text });
+    } catch (e) {
+      throw new HttpError(400, "invalid_config", (e as Error).message.replace(/^config file \S+: /, ""), {
+        details: { parameter: "config", expected: "a patch that keeps the configuration valid" },
+      });
+    }
+    writeFileAtomic(file, text);
+    relay.applyConfig(loaded);
+    relay.log.info("config patched", { keys: Object.keys(patch) });
+    return json({ ok: true, config: redact(loaded.config) });
+  });
+  patchQueue = run.catch(() => {});
+  return run;
+}
+
+/** The flag layer of the running process, so a patch cannot override a flag. */
+function flagsOf(relay: Relay): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const [path, layer] of Object.entries(relay.loaded.sources)) {
+    if (layer !== "flag") continue;
+    const keys = path.split("/").filter(Boolean);
+    let node = flags;
+    let value: unknown = relay.loaded.config;
+    for (const k of keys) value = (value as Record<string, unknown>)?.[k];
+    keys.slice(0, -1).forEach((k) => (node = (node[k] ??= {}) as Record<string, unknown>));
+    node[keys.at(-1)!] = value;
+  }
+  return flags;
+}
+
+function providerStatus(relay: Relay) {
+  const snapshot = new Map(relay.cooldown.snapshot().map((s) => [s.provider, s]));
+  return [...relay.registry.providers.values()].map((p) => {
+    const cd = snapshot.get(p.name);
+    const hasKey = !needsKey(p) || providerKey(p, relay.config(), relay.env) !== undefined;
+    return {
+      provider: p.name,
+      credentials: hasKey,
+      state: cd?.state === "cooled_down" ? "cooled_down" : hasKey ? "available" : "no_credentials",
+      cooldownEndsAt: cd?.cooldownEndsAt ? new Date(cd.cooldownEndsAt).toISOString() : undefined,
+      recentFailures: cd?.recentFailures ?? 0,
+      lastError: cd?.lastError,
+    };
+  });
+}
+
+async function killBody(request: Request): Promise<{ sessionKey: string } | { all: true }> {
+  const body = parseJsonObject(await readBody(request, 64 * 1024));
+  if (body.all === true) return { all: true };
+  if (typeof body.sessionKey === "string" && body.sessionKey.trim()) return { sessionKey: body.sessionKey };
+  throw new HttpError(400, "invalid_request", "kill expects {\"sessionKey\": string} or {\"all\": true}", {
+    details: { parameter: "sessionKey", provided: body.sessionKey, expected: "string" },
+  });
+}
+
+export function controlSurface(relay: Relay) {
+  const guard = ({ request }: { request: Request }) => {
+    const c = relay.config();
+    requireAdmin(request, { host: c.server.host, adminToken: c.adminToken });
+  };
+  return new Elysia({ name: "control" })
+    .onBeforeHandle({ as: "local" }, guard)
+    .post("/control/enable", () => {
+      relay.control.enable();
+      relay.log.info("routing enabled");
+      return json({ routing: "enabled" });
+    }, { parse: "none" })
+    .post("/control/disable", () => {
+      relay.control.disable();
+      relay.log.info("routing disabled");
+      return json({ routing: "disabled" });
+    }, { parse: "none" })
+    .get("/control/status", () =>
+      json({
+        version: VERSION,
+        uptime: Math.floor((Date.now() - relay.startedAt) / 1000),
+        ...relay.control.snapshot(),
+        providers: providerStatus(relay),
+        plugins: {
+          loaded: relay.plugins.loaded.map((p) => ({ file: p.file, kind: p.plugin.kind, name: p.plugin.name })),
+          failed: relay.plugins.failed,
+        },
+      }),
+    )
+    .get("/control/stats", async () => {
+      const since = Date.now() - 86_400_000;
+      const [totals, budget] = await Promise.all([relay.store.totals(since), relay.budget.status()]);
+      return json({ window: "24h", totals, budget, runLog: { ...relay.writer.stats, pending: relay.writer.pending } });
+    })
+    .post("/control/config", ({ request }) => patchConfig(relay, request), { parse: "none" })
+    .post("/control/kill", async ({ request }) => {
+      const target = await killBody(request);
+      const aborted = relay.control.kill(target);
+      relay.log.warn("sessions killed", { target: "all" in target ? "all" : target.sessionKey, aborted });
+      return json({ killed: "all" in target ? "all" : target.sessionKey, aborted });
+    }, { parse: "none" })
+    .get("/v1/config", () => json(redact(relay.config())))
+    .get("/dashboard/config", () => json({ config: redact(relay.config()), sources: relay.loaded.sources, file: relay.loaded.file }));
+}

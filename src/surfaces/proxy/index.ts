@@ -1,0 +1,126 @@
+// The local proxy's model routes: /v1/messages, /v1/chat/completions,
+// /v1/messages/count_tokens and /v1/models, plus health. The chat and
+// model-list routes also answer any path containing `/chat/completions` or
+// `/models` (spec §4.2 rule 1), so `/openai/v1/chat/completions` works.
+import { Elysia } from "elysia";
+import { VERSION } from "../../version.ts";
+import type { Relay } from "../../relay.ts";
+import { anthropicCodec } from "../../core/formats/anthropic/index.ts";
+import { CodecError } from "../../core/formats/types.ts";
+import { handleChat, clientAnthropicCredential, validateChatBody, type ChatCall } from "../../core/router/pipeline.ts";
+import { modelNotFound } from "../../core/router/plan.ts";
+import { callUpstream } from "../../core/router/upstream.ts";
+import { estimateTokens } from "../../core/tokens.ts";
+import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
+import { parseJsonObject, readBody } from "../body.ts";
+import { HttpError, errorResponse, json } from "../http.ts";
+import { requestInfo } from "../app.ts";
+
+export function healthBody(relay: Relay) {
+  return {
+    status: "ok",
+    version: VERSION,
+    uptime: Math.floor((Date.now() - relay.startedAt) / 1000),
+    routing: relay.control.routingEnabled ? "enabled" : "disabled",
+    store: relay.store.driver,
+    plugins: { loaded: relay.plugins.loaded.length, failed: relay.plugins.failed.length },
+  };
+}
+
+async function chat(relay: Relay, request: Request, clientFormat: ChatCall["clientFormat"]): Promise<Response> {
+  const ri = requestInfo(request);
+  try {
+    const rawBody = await readBody(request, relay.config().server.bodyLimitBytes);
+    const body = parseJsonObject(rawBody);
+    return await handleChat(relay, { request, requestId: ri.id, start: ri.start, clientFormat, body, rawBody });
+  } catch (e) {
+    if (e instanceof HttpError) return errorResponse(e, ri.id, clientFormat === "anthropic" ? "anthropic" : "openai");
+    throw e;
+  }
+}
+
+async function countTokens(relay: Relay, request: Request): Promise<Response> {
+  const ri = requestInfo(request);
+  try {
+    const rawBody = await readBody(request, relay.config().server.bodyLimitBytes);
+    const body = parseJsonObject(rawBody);
+    validateChatBody(body);
+    const model = relay.catalog.resolve(body.model as string);
+    if (!model) throw modelNotFound(relay, body.model as string);
+    const provider = relay.registry.providers.get("anthropic");
+    const key = clientAnthropicCredential(request.headers) ?? (provider && providerKey(provider, relay.config(), relay.env));
+    if (provider?.countTokens && key && model.provider === "anthropic") {
+      // The vendor's own count is exact; pass the body through untouched.
+      const ctx = { model: model.id, stream: false, baseUrl: providerBaseUrl(provider, relay.config(), relay.env), apiKey: key, clientHeaders: request.headers };
+      const { url, headers } = provider.countTokens(ctx);
+      const upstream = await callUpstream({ url, headers, body: rawBody }, request.signal, relay.config().server.upstreamTimeoutMs);
+      const text = await upstream.response.text();
+      upstream.done();
+      return new Response(text, { status: upstream.response.status, headers: { "content-type": "application/json", "x-svc-token-count": "vendor" } });
+    }
+    let ir;
+    try {
+      ir = anthropicCodec.decodeRequest(body);
+    } catch (e) {
+      if (e instanceof CodecError) throw new HttpError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
+      throw e;
+    }
+    return json({ input_tokens: estimateTokens(ir) }, 200, { "x-svc-token-count": "estimate" });
+  } catch (e) {
+    if (e instanceof HttpError) return errorResponse(e, ri.id, "anthropic");
+    return errorResponse(new HttpError(502, "provider_error", `Provider error: ${(e as Error).message}`), ri.id, "anthropic");
+  }
+}
+
+function listModels(relay: Relay, request: Request): Response {
+  const created = Math.floor(relay.startedAt / 1000);
+  const virtual = relay.registry.virtualModelNames();
+  const models = relay.catalog.routable();
+  // The Anthropic SDK lists models with its own headers and shape.
+  if (request.headers.has("anthropic-version")) {
+    const data = [
+      ...virtual.map((v) => ({ id: v.model, type: "model", display_name: `${v.model} (${v.strategy} routing)`, created_at: new Date(relay.startedAt).toISOString() })),
+      ...models.filter((m) => m.provider === "anthropic").map((m) => ({ id: m.id, type: "model", display_name: m.id, created_at: new Date(relay.startedAt).toISOString() })),
+    ];
+    return json({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+  }
+  return json({
+    object: "list",
+    data: [
+      ...virtual.map((v) => ({ id: v.model, object: "model", created, owned_by: "relay", strategy: v.strategy, description: v.description })),
+      ...models.map((m) => ({
+        id: m.id,
+        object: "model",
+        created,
+        owned_by: m.provider,
+        aliases: m.aliases,
+        context_window: m.contextWindow,
+        max_output_tokens: m.maxOutput,
+        pricing: m.price,
+        capabilities: m.capabilities,
+        tier: m.tier,
+      })),
+    ],
+  });
+}
+
+export function proxySurface(relay: Relay) {
+  const health = () => json(healthBody(relay));
+  return new Elysia({ name: "proxy" })
+    .get("/health", health)
+    .get("/healthz", health)
+    .get("/status", health)
+    .post("/v1/messages", ({ request }) => chat(relay, request, "anthropic"), { parse: "none" })
+    .post("/v1/messages/count_tokens", ({ request }) => countTokens(relay, request), { parse: "none" })
+    .post("/v1/chat/completions", ({ request }) => chat(relay, request, "openai"), { parse: "none" })
+    .get("/v1/models", ({ request }) => listModels(relay, request));
+}
+
+/** Substring routes of spec §4.2 rule 1, tried only when no exact route matched. */
+export function proxyFallback(relay: Relay) {
+  return (request: Request, path: string): Promise<Response> | Response | undefined => {
+    if (request.method === "POST" && path.includes("/chat/completions")) return chat(relay, request, "openai");
+    if (request.method === "GET" && path.includes("/models")) return listModels(relay, request);
+    return undefined;
+  };
+}

@@ -1,0 +1,46 @@
+// Starts a real Relay (real HTTP listener, real SQLite store) in this process,
+// configured through the same loader the binary uses.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { createLogger } from "../../src/core/log.ts";
+import { Relay } from "../../src/relay.ts";
+import { listen, type Listener } from "../../src/runtime/serve.ts";
+import { createApp } from "../../src/surfaces/app.ts";
+import { controlSurface } from "../../src/surfaces/control/index.ts";
+import { proxyFallback, proxySurface } from "../../src/surfaces/proxy/index.ts";
+
+export interface TestRelay {
+  url: string;
+  relay: Relay;
+  listener: Listener;
+  home: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+export async function startRelay(opts: { env?: Record<string, string>; config?: Record<string, unknown> } = {}): Promise<TestRelay> {
+  const home = mkdtempSync(join(tmpdir(), "relay-test-"));
+  const file = join(home, "config.json");
+  writeFileSync(file, JSON.stringify({ pluginsDirs: [join(home, "plugins")], ...opts.config }));
+  const env = { RELAY_HOME: home, ...opts.env };
+  const loaded = loadConfig({ file, env });
+  const logs: string[] = [];
+  const log = createLogger("debug", (l) => logs.push(l));
+  const relay = await Relay.create({ loaded, env, log });
+  const fetch = createApp([proxySurface(relay), controlSurface(relay)], { log, fallback: proxyFallback(relay) });
+  const listener = listen({ hostname: "127.0.0.1", port: 0, fetch, maxRequestBodySize: loaded.config.server.bodyLimitBytes * 4, idleTimeoutSec: 60 });
+  return {
+    url: listener.url,
+    relay,
+    listener,
+    home,
+    logs,
+    async stop() {
+      await listener.stop(1000);
+      await relay.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
