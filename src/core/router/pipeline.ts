@@ -332,11 +332,13 @@ function vendorBody(call: ChatCall, ir: ChatRequest, model: ModelInfo, provider:
     const spliced = spliceModel(call.rawBody, call.body.model as string, model.id);
     if (spliced !== undefined) return { body: spliced, passthrough: true };
   }
-  const encoded = vendor.encodeRequest({ ...ir, model: model.id, includeUsage: ir.stream ? true : ir.includeUsage }, {
+  // Unmapped client parameters only mean something to a vendor of the same format.
+  const extra = sameFormat ? ir.extra : undefined;
+  const encoded = vendor.encodeRequest({ ...ir, extra, model: model.id, includeUsage: ir.stream ? true : ir.includeUsage }, {
     model: model.id,
     defaultMaxTokens: Math.min(model.maxOutput ?? 4096, 16_384),
   });
-  run.dropped = encoded.dropped;
+  run.dropped = sameFormat ? encoded.dropped : [...Object.keys(ir.extra ?? {}), ...encoded.dropped];
   let body = encoded.body;
   if (provider.adaptBody) body = provider.adaptBody(body, ctxArgs);
   return { body: JSON.stringify(body), passthrough: sameFormat && !needsUsageInjection };

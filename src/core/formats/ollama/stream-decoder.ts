@@ -1,0 +1,80 @@
+// /api/chat NDJSON stream -> IR stream events. Each line has the response
+// shape with a message fragment; the last has `done: true` and the counts.
+// Tool calls arrive whole, and an `{"error": ...}` line can end the stream.
+import type { StreamEvent } from "../../ir.ts";
+import type { RawStreamEvent, StreamDecoder } from "../types.ts";
+import { CallIds, randomId } from "../gemini/call-ids.ts";
+import { isRecord, optString, parseJson } from "../gemini/guards.ts";
+import { decodeError } from "./errors.ts";
+import { assistantBlocks } from "./message.ts";
+import { decodeDoneReason, decodeUsage } from "./response.ts";
+
+export class OllamaStreamDecoder implements StreamDecoder {
+  private started = false;
+  private closed = false;
+  private nextIndex = 0;
+  private open: { index: number; kind: "text" | "thinking" } | undefined;
+  private readonly ids = new CallIds(() => randomId("call"));
+  private madeToolCall = false;
+
+  push(raw: RawStreamEvent): StreamEvent[] {
+    if (this.closed) return [];
+    const line = parseJson(raw.data, "stream line");
+    if (!isRecord(line)) return [];
+    if (line.error !== undefined) {
+      this.closed = true;
+      return [{ type: "error", error: decodeError(500, line) }];
+    }
+    const out: StreamEvent[] = [];
+    if (!this.started) {
+      this.started = true;
+      out.push({ type: "start", id: randomId("resp"), model: optString(line.model) ?? "" });
+    }
+    for (const block of assistantBlocks(isRecord(line.message) ? line.message : {}, this.ids)) {
+      if (block.type === "text" || block.type === "thinking") {
+        const index = this.ensureOpen(block.type, out);
+        out.push({ type: block.type === "text" ? "text_delta" : "thinking_delta", index, text: block.text });
+      } else if (block.type === "tool_use") {
+        this.closeOpen(out);
+        const index = this.nextIndex++;
+        out.push(
+          { type: "block_start", index, block: { type: "tool_use", id: block.id, name: block.name } },
+          { type: "tool_args_delta", index, json: JSON.stringify(block.input) },
+          { type: "block_stop", index },
+        );
+        this.madeToolCall = true;
+      }
+    }
+    if (line.done === true) {
+      this.closeOpen(out);
+      out.push({ type: "finish", stopReason: decodeDoneReason(line.done_reason, this.madeToolCall), usage: decodeUsage(line) });
+      this.closed = true;
+    }
+    return out;
+  }
+
+  /** A stream cut before its `done` line still closes cleanly, without counts. */
+  end(): StreamEvent[] {
+    if (this.closed || !this.started) return [];
+    this.closed = true;
+    const out: StreamEvent[] = [];
+    this.closeOpen(out);
+    out.push({ type: "finish", stopReason: decodeDoneReason(undefined, this.madeToolCall), usage: decodeUsage({}) });
+    return out;
+  }
+
+  private ensureOpen(kind: "text" | "thinking", out: StreamEvent[]): number {
+    if (this.open?.kind === kind) return this.open.index;
+    this.closeOpen(out);
+    const index = this.nextIndex++;
+    out.push({ type: "block_start", index, block: { type: kind } });
+    this.open = { index, kind };
+    return index;
+  }
+
+  private closeOpen(out: StreamEvent[]): void {
+    if (!this.open) return;
+    out.push({ type: "block_stop", index: this.open.index });
+    this.open = undefined;
+  }
+}
