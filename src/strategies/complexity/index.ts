@@ -1,0 +1,107 @@
+// Complexity-based routing: `svc:auto` scores the request and picks a tier's model;
+// `svc:fast`, `svc:best` and `svc:cheap` pin the choice without scoring.
+
+import { definePlugin } from "../../plugin/api.ts";
+import type { ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
+import { covers, DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, usableModels, type Need } from "./candidates.ts";
+import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
+
+const TIERS: readonly Tier[] = ["simple", "moderate", "complex"];
+const PINNED_TIER: Readonly<Record<string, Tier>> = { "svc:fast": "simple", "svc:best": "complex" };
+
+interface ComplexityOptions {
+  tiers: Record<Tier, string>;
+  thresholds: Thresholds;
+}
+
+function readOptions(options: Record<string, unknown>): ComplexityOptions {
+  const tiers = { ...DEFAULT_TIER_MODELS };
+  const rawTiers = options.tiers;
+  if (rawTiers !== undefined) {
+    if (typeof rawTiers !== "object" || rawTiers === null) throw new TypeError("complexity: options.tiers must be an object");
+    for (const tier of TIERS) {
+      const name = (rawTiers as Record<string, unknown>)[tier];
+      if (name === undefined) continue;
+      if (typeof name !== "string" || !name) throw new TypeError(`complexity: options.tiers.${tier} must be a model name`);
+      tiers[tier] = name;
+    }
+  }
+  const thresholds = { ...DEFAULT_THRESHOLDS };
+  const rawThresholds = options.thresholds;
+  if (rawThresholds !== undefined) {
+    if (typeof rawThresholds !== "object" || rawThresholds === null)
+      throw new TypeError("complexity: options.thresholds must be an object");
+    for (const key of ["moderate", "complex"] as const) {
+      const value = (rawThresholds as Record<string, unknown>)[key];
+      if (value === undefined) continue;
+      if (typeof value !== "number" || !Number.isFinite(value))
+        throw new TypeError(`complexity: options.thresholds.${key} must be a number`);
+      thresholds[key] = value;
+    }
+    if (thresholds.moderate > thresholds.complex)
+      throw new TypeError("complexity: options.thresholds.moderate must not exceed thresholds.complex");
+  }
+  return { tiers, thresholds };
+}
+
+const routableFor = (ctx: StrategyContext, needs: Need[]): ModelInfo[] =>
+  ctx.catalog.list().filter((m) => m.routable && ctx.isAvailable(m) && covers(m, needs));
+
+/** The tier's configured model, the next tier up, then other routable models hinted at this tier. */
+function tierCandidates(tier: Tier, opts: ComplexityOptions, needs: Need[], ctx: StrategyContext): string[] {
+  const next = TIERS[TIERS.indexOf(tier) + 1];
+  const configured = next ? [opts.tiers[tier], opts.tiers[next]] : [opts.tiers[tier]];
+  const refs = usableModels(configured, needs, ctx.catalog, ctx.isAvailable).map(modelRef);
+  for (const model of routableFor(ctx, needs)) {
+    const ref = modelRef(model);
+    if (model.tier === tier && !refs.includes(ref)) refs.push(ref);
+  }
+  return refs;
+}
+
+const totalPrice = (m: ModelInfo): number => (m.price ? m.price.input + m.price.output : Number.POSITIVE_INFINITY);
+
+/** Every capable model, cheapest first; models without a known price go last. */
+function cheapestCandidates(needs: Need[], ctx: StrategyContext): string[] {
+  return routableFor(ctx, needs)
+    .sort((a, b) => totalPrice(a) - totalPrice(b))
+    .map(modelRef);
+}
+
+function needsReason(needs: Need[]): string[] {
+  return needs.length ? [`needs: ${needs.join(", ")}`] : [];
+}
+
+function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
+  const opts = readOptions(ctx.options);
+  const needs = requiredCapabilities(input.request);
+  const model = input.requestedModel;
+
+  if (model === "svc:cheap") {
+    const candidates = cheapestCandidates(needs, ctx);
+    return { candidates, mode: "fallback", reasons: ["svc:cheap: cheapest capable model first", ...needsReason(needs)] };
+  }
+
+  const pinned = PINNED_TIER[model];
+  if (pinned) {
+    const candidates = tierCandidates(pinned, opts, needs, ctx);
+    return { candidates, mode: "fallback", tier: pinned, reasons: [`${model}: ${pinned} tier`, ...needsReason(needs)] };
+  }
+
+  const scored = scoreRequest(input.request, { thresholds: opts.thresholds });
+  const candidates = tierCandidates(scored.tier, opts, needs, ctx);
+  return {
+    candidates,
+    mode: "fallback",
+    tier: scored.tier,
+    reasons: [`${scored.tier} tier (score ${scored.score.toFixed(2)})`, ...scored.reasons, ...needsReason(needs)],
+  };
+}
+
+export default definePlugin({
+  kind: "strategy",
+  name: "complexity",
+  description: "Scores each request and routes it to the simple, moderate or complex tier's model",
+  models: ["svc:auto", "svc:fast", "svc:cheap", "svc:best"],
+  plan,
+});

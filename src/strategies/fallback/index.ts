@@ -1,0 +1,51 @@
+// Fallback routing for concrete model names: the requested model, then its
+// configured backups. Unavailable models are moved to the end rather than dropped,
+// so the router can still try them (or report why) when nothing else is left.
+
+import { definePlugin } from "../../plugin/api.ts";
+import type { RouteInput, RoutePlan, StrategyContext } from "../../plugin/api.ts";
+import { modelRef } from "../complexity/candidates.ts";
+
+interface FallbackOptions {
+  chains: Record<string, string[]>;
+  default: string[];
+}
+
+const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((n) => typeof n === "string" && n);
+
+function readOptions(options: Record<string, unknown>): FallbackOptions {
+  const { chains = {}, default: fallbackDefault = [] } = options;
+  if (typeof chains !== "object" || chains === null || Array.isArray(chains))
+    throw new TypeError("fallback: options.chains must map model names to lists of model names");
+  for (const [model, chain] of Object.entries(chains))
+    if (!isNameList(chain)) throw new TypeError(`fallback: options.chains["${model}"] must be a list of model names`);
+  if (!isNameList(fallbackDefault)) throw new TypeError("fallback: options.default must be a list of model names");
+  return { chains: chains as Record<string, string[]>, default: fallbackDefault };
+}
+
+function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
+  const opts = readOptions(ctx.options);
+  const requested = input.requestedModel;
+  const chain = Object.hasOwn(opts.chains, requested) ? opts.chains[requested] : opts.default;
+  const available: string[] = [];
+  const unavailable: string[] = [];
+  const seen = new Set<string>();
+  for (const name of [requested, ...chain]) {
+    const model = ctx.catalog.resolve(name);
+    // Two spellings of one catalog model count once; unknown names are kept for the router to report.
+    const key = model ? modelRef(model) : name;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    (model && !ctx.isAvailable(model) ? unavailable : available).push(name);
+  }
+  const reasons = [chain.length ? `fallback chain of ${requested}: ${chain.length} backups` : `no fallback chain for ${requested}`];
+  if (unavailable.length) reasons.push(`unavailable, tried last: ${unavailable.join(", ")}`);
+  return { candidates: [...available, ...unavailable], mode: "fallback", reasons };
+}
+
+export default definePlugin({
+  kind: "strategy",
+  name: "fallback",
+  description: "Tries the requested model, then its configured fallback chain",
+  plan,
+});
