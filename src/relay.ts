@@ -49,6 +49,22 @@ export class Relay implements RouterDeps {
     this.cooldown = new CooldownTracker(cooldownOptions(c));
     this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c) });
     this.writer = new RunWriter(store, { onError: (e) => log.error("run log write failed", { error: e }) });
+    this.control.routingEnabled = c.routing.enabled;
+    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+  }
+
+  private readonly pruneTimer: ReturnType<typeof setInterval>;
+
+  /** Drop runs older than the retention period. */
+  async prune(): Promise<number> {
+    const before = Date.now() - this.config().telemetry.retentionDays * 86_400_000;
+    try {
+      return await this.store.prune(before);
+    } catch (e) {
+      this.log.error("pruning the run log failed", { error: e });
+      return 0;
+    }
   }
 
   static async create(opts: RelayOptions): Promise<Relay> {
@@ -61,6 +77,7 @@ export class Relay implements RouterDeps {
     for (const p of builtinProviders) relay.registry.register(p, "builtin");
     for (const s of builtinStrategies) relay.registry.register(s, "builtin");
     await relay.loadUserPlugins();
+    await relay.prune();
     return relay;
   }
 
@@ -96,10 +113,13 @@ export class Relay implements RouterDeps {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.pruneTimer);
     await this.writer.close().catch((e) => this.log.error("run log flush failed", { error: e }));
     await this.store.close();
   }
 }
+
+const PRUNE_EVERY_MS = 3_600_000;
 
 const cooldownOptions = (c: Config) => ({
   failureThreshold: c.cooldown.failures,

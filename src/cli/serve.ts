@@ -7,10 +7,7 @@ import type { Logger } from "../core/log.ts";
 import { Relay } from "../relay.ts";
 import { listen } from "../runtime/serve.ts";
 import { isLoopback } from "../surfaces/admin-auth.ts";
-import { createApp } from "../surfaces/app.ts";
-import { cloudSurface } from "../surfaces/cloud/index.ts";
-import { controlSurface } from "../surfaces/control/index.ts";
-import { proxyFallback, proxySurface } from "../surfaces/proxy/index.ts";
+import { buildFetch } from "../surfaces/index.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 
@@ -23,8 +20,7 @@ export async function serve(command: "start" | "cloud", loaded: LoadedConfig, en
     );
   }
   const relay = await Relay.create({ loaded, env, log });
-  const surfaces = command === "start" ? [proxySurface(relay), controlSurface(relay)] : [cloudSurface(relay)];
-  const fetch = createApp(surfaces, { log, fallback: command === "start" ? proxyFallback(relay) : undefined });
+  const fetch = buildFetch(relay, command);
   let listener;
   try {
     listener = listen({

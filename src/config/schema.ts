@@ -126,13 +126,11 @@ export const ConfigSchema = T.Object(
       {
         enabled: T.Boolean({ default: true, description: "log every request to the store" }),
         baselineModel: T.String({ default: "claude-opus-4-5", description: "model savings are measured against" }),
-        storeContent: T.Boolean({ default: false, description: "keep request/response content in the log" }),
         retentionDays: T.Integer({ minimum: 1, default: 30, description: "runs older than this are pruned" }),
       },
       { default: {}, additionalProperties: false },
     ),
     models: T.Array(ModelOverride, { default: [], description: "catalog overrides and additions" }),
-    pricesRemoteUpdate: T.Boolean({ default: false, description: "let the price package fetch newer prices at start" }),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@
 // spec, and one structured access-log line per request.
 import { Elysia } from "elysia";
 import type { Logger } from "../core/log.ts";
+import { addCorsHeaders, preflight } from "./cors.ts";
 import { type ErrorStyle, HttpError, errorResponse, newRequestId } from "./http.ts";
 
 export interface RequestInfo {
@@ -31,6 +32,8 @@ export const NOT_FOUND_MESSAGE =
 
 export interface SurfaceOptions {
   log: Logger;
+  /** Origins allowed by CORS (read per request so config changes apply); empty = CORS off. */
+  corsOrigins?: () => string[];
   /** Last chance to serve a path no route matched (the proxy's substring routes). */
   fallback?: (request: Request, path: string) => Response | Promise<Response> | undefined;
 }
@@ -71,9 +74,10 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
   const handle = app.handle.bind(app);
   return async function fetch(request: Request): Promise<Response> {
     const ri = requestInfo(request);
+    const origins = opts.corsOrigins?.() ?? [];
     let res: Response;
     try {
-      res = await handle(request);
+      res = (origins.length && preflight(request, origins)) || (await handle(request));
     } catch (e) {
       res = toErrorResponse(e, request, opts.log);
     }
@@ -83,6 +87,7 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
       res = new Response(res.body, res);
       res.headers.set("x-svc-request-id", ri.id);
     }
+    if (origins.length) addCorsHeaders(request, res.headers, origins);
     if (opts.log.enabled("info")) {
       const url = new URL(request.url);
       opts.log.info("request", {

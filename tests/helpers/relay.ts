@@ -7,9 +7,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { createLogger } from "../../src/core/log.ts";
 import { Relay } from "../../src/relay.ts";
 import { listen, type Listener } from "../../src/runtime/serve.ts";
-import { createApp } from "../../src/surfaces/app.ts";
-import { controlSurface } from "../../src/surfaces/control/index.ts";
-import { proxyFallback, proxySurface } from "../../src/surfaces/proxy/index.ts";
+import { buildFetch } from "../../src/surfaces/index.ts";
 
 export interface TestRelay {
   url: string;
@@ -29,7 +27,7 @@ export async function startRelay(opts: { env?: Record<string, string>; config?: 
   const logs: string[] = [];
   const log = createLogger("debug", (l) => logs.push(l));
   const relay = await Relay.create({ loaded, env, log });
-  const fetch = createApp([proxySurface(relay), controlSurface(relay)], { log, fallback: proxyFallback(relay) });
+  const fetch = buildFetch(relay, "start");
   const listener = listen({ hostname: "127.0.0.1", port: 0, fetch, maxRequestBodySize: loaded.config.server.bodyLimitBytes * 4, idleTimeoutSec: 60 });
   return {
     url: listener.url,
