@@ -1,12 +1,13 @@
 // The composition root: builds every long-lived part of a running Relay from
 // the loaded configuration, and takes them down again in order.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { dataDir, pluginDirs } from "./config/paths.ts";
-import type { LoadedConfig } from "./config/load.ts";
+import { loadConfig, type LoadedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import { Catalog } from "./core/catalog/catalog.ts";
 import { ControlState } from "./core/control.ts";
 import { MemoryBudgetGuard } from "./core/limits/budget.ts";
+import { type Clock, systemClock } from "./core/limits/clock.ts";
 import { CooldownTracker } from "./core/limits/cooldown.ts";
 import { MemoryRateLimiter } from "./core/limits/rate-limit.ts";
 import type { Logger } from "./core/log.ts";
@@ -16,6 +17,7 @@ import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
 import { loadPlugins } from "./plugin/host.ts";
 import { Registry } from "./plugin/registry.ts";
 import { builtinProviders } from "./providers/index.ts";
+import { watchPaths } from "./runtime/fs.ts";
 import { openStore } from "./store/open.ts";
 import type { Store } from "./store/types.ts";
 import { builtinStrategies } from "./strategies/index.ts";
@@ -24,13 +26,16 @@ export interface RelayOptions {
   loaded: LoadedConfig;
   env: Record<string, string | undefined>;
   log: Logger;
+  /** Time source of the guards; tests pass a ManualClock. */
+  clock?: Clock;
 }
 
 export class Relay implements RouterDeps {
   readonly startedAt = Date.now();
-  readonly registry = new Registry();
+  /** Replaced whole on plugin reload; in-flight requests keep the plugins they started with. */
+  registry = new Registry();
   readonly control = new ControlState();
-  readonly rate = new MemoryRateLimiter();
+  readonly rate: MemoryRateLimiter;
   readonly cooldown: CooldownTracker;
   readonly budget: MemoryBudgetGuard;
   readonly writer: RunWriter;
@@ -43,11 +48,13 @@ export class Relay implements RouterDeps {
     readonly env: Record<string, string | undefined>,
     readonly log: Logger,
     readonly store: Store,
+    clock: Clock,
   ) {
     const c = loaded.config;
     this.catalog = new Catalog({ overrides: c.models });
-    this.cooldown = new CooldownTracker(cooldownOptions(c));
-    this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c) });
+    this.rate = new MemoryRateLimiter(clock);
+    this.cooldown = new CooldownTracker(cooldownOptions(c), clock);
+    this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c), clock });
     this.writer = new RunWriter(store, { onError: (e) => log.error("run log write failed", { error: e }) });
     this.control.routingEnabled = c.routing.enabled;
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
@@ -73,9 +80,7 @@ export class Relay implements RouterDeps {
       c.store.driver === "postgres"
         ? await openStore({ driver: "postgres", url: requirePostgresUrl(c) })
         : await openStore({ driver: "sqlite", path: join(dataDir(c, opts.env), "relay.db") });
-    const relay = new Relay(opts.loaded, opts.env, opts.log, store);
-    for (const p of builtinProviders) relay.registry.register(p, "builtin");
-    for (const s of builtinStrategies) relay.registry.register(s, "builtin");
+    const relay = new Relay(opts.loaded, opts.env, opts.log, store, opts.clock ?? systemClock);
     await relay.loadUserPlugins();
     await relay.prune();
     return relay;
@@ -85,25 +90,59 @@ export class Relay implements RouterDeps {
     return this.loaded.config;
   }
 
-  /** Load (or reload) user plugins; built-ins stay registered. */
+  /** Load (or reload) user plugins into a fresh registry of built-ins, then swap it in. */
   async loadUserPlugins(version = 0): Promise<void> {
     const dirs = pluginDirs(this.config(), this.env);
     const result = await loadPlugins(dirs, version);
+    const registry = new Registry();
+    for (const p of builtinProviders) registry.register(p, "builtin");
+    for (const s of builtinStrategies) registry.register(s, "builtin");
     for (const { file, plugin } of result.loaded) {
-      const replaced = this.registry.register(plugin, file);
-      if (plugin.kind === "provider" && plugin.models) this.catalog.addProviderModels(plugin.models);
+      const replaced = registry.register(plugin, file);
       this.log.info("plugin loaded", { file, kind: plugin.kind, name: plugin.name, ...(replaced ? { replaced } : {}) });
     }
     for (const f of result.failed) this.log.error("plugin failed to load", { file: f.file, error: f.error });
     this.plugins = result;
+    this.registry = registry;
+    this.catalog = this.buildCatalog(this.config());
+  }
+
+  private buildCatalog(c: Config): Catalog {
+    const catalog = new Catalog({ overrides: c.models });
+    for (const { plugin } of this.plugins.loaded) if (plugin.kind === "provider" && plugin.models) catalog.addProviderModels(plugin.models);
+    return catalog;
+  }
+
+  /** Hot reload: re-read the config file and plugin folders when they change. */
+  watch(): void {
+    let version = 0;
+    const stopConfig = watchPaths([dirname(this.loaded.file)], () => this.reloadConfig());
+    const stopPlugins = watchPaths(pluginDirs(this.config(), this.env), () => void this.loadUserPlugins(++version));
+    this.unwatch = () => {
+      stopConfig();
+      stopPlugins();
+    };
+  }
+
+  private unwatch = () => {};
+
+  /** Re-read the config file; an invalid file is logged and the running config kept. */
+  reloadConfig(): void {
+    try {
+      const next = loadConfig({ file: this.loaded.file, env: this.env, flags: this.loaded.flags });
+      if (JSON.stringify(next.config) === JSON.stringify(this.config())) return;
+      this.applyConfig(next);
+      this.log.info("config reloaded", { file: next.file });
+    } catch (e) {
+      this.log.error("config reload failed; keeping the running config", { error: e });
+    }
   }
 
   /** Apply a new validated configuration to the running parts. */
   applyConfig(loaded: LoadedConfig): void {
     this.loaded = loaded;
     const c = loaded.config;
-    this.catalog = new Catalog({ overrides: c.models });
-    for (const { plugin } of this.plugins.loaded) if (plugin.kind === "provider" && plugin.models) this.catalog.addProviderModels(plugin.models);
+    this.catalog = this.buildCatalog(c);
     this.cooldown.setOptions(cooldownOptions(c));
     this.budget.setLimits(budgetLimits(c));
     this.log.setLevel(c.logLevel);
@@ -114,6 +153,7 @@ export class Relay implements RouterDeps {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.unwatch();
     await this.writer.close().catch((e) => this.log.error("run log flush failed", { error: e }));
     await this.store.close();
   }

@@ -21,6 +21,7 @@ export async function serve(command: "start" | "cloud", loaded: LoadedConfig, en
   }
   const relay = await Relay.create({ loaded, env, log });
   const fetch = buildFetch(relay, command);
+  relay.watch();
   let listener;
   try {
     listener = listen({

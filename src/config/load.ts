@@ -3,6 +3,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { type Config, ConfigSchema } from "./schema.ts";
 import { readTextFile } from "../runtime/fs.ts";
+import { redact } from "./redact.ts";
 
 export type Layer = "default" | "file" | "env" | "flag";
 type Tree = Record<string, unknown>;
@@ -17,6 +18,8 @@ export interface LoadedConfig {
   sources: Record<string, Layer>;
   file: string;
   fileExists: boolean;
+  /** The flag layer it was built with, kept so a reload or patch cannot override a flag. */
+  flags: Tree;
 }
 
 export interface LoadOptions {
@@ -89,10 +92,21 @@ export function validate(candidate: unknown, where: (path: string) => string): C
   const withDefaults = Value.Default(ConfigSchema, structuredClone(candidate));
   const first = Value.Errors(ConfigSchema, withDefaults).First();
   if (first) {
-    const got = first.value === undefined ? "nothing" : JSON.stringify(first.value);
-    throw new ConfigError(`${where(first.path)}: ${first.path || "/"}: ${first.message} (got ${got?.slice(0, 80)})`);
+    // Fix: the error quoted the offending value verbatim, printing e.g. a too-short
+    // adminToken or a postgresUrl with its password to stderr (tests/config/load.test.ts).
+    const leaf = first.path.split("/").pop() ?? "";
+    const got = first.value === undefined ? "nothing" : JSON.stringify(redact({ [leaf]: first.value })[leaf]);
+    throw new ConfigError(`${where(first.path)}: ${first.path || "/"}: ${expectation(first.schema, first.message)} (got ${got?.slice(0, 80)})`);
   }
   return withDefaults as Config;
+}
+
+// Fix: a bad enum value (e.g. logLevel "loud") was reported as "Expected union
+// value", which does not say what is allowed (tests/config/load.test.ts).
+function expectation(schema: { anyOf?: Array<{ const?: unknown }> }, message: string): string {
+  const options = schema.anyOf?.map((s) => s.const);
+  if (!options?.length || options.some((o) => o === undefined)) return message;
+  return `Expected one of ${options.map((o) => JSON.stringify(o)).join(", ")}`;
 }
 
 export function loadConfig(opts: LoadOptions): LoadedConfig {
@@ -125,5 +139,5 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
     const layer = sources[path] ?? Object.entries(sources).find(([k]) => path.startsWith(`${k}/`))?.[1];
     return layer === "flag" ? "command-line flag" : layer === "env" ? "environment" : `config file ${opts.file}`;
   });
-  return { config, sources, file: opts.file, fileExists };
+  return { config, sources, file: opts.file, fileExists, flags: opts.flags ?? {} };
 }

@@ -24,16 +24,12 @@ function walk(value: unknown, key: string): unknown {
   return value;
 }
 
-function stripUrlCredentials(s: string): string {
-  if (!s.includes("@") || !/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return s;
-  try {
-    const u = new URL(s);
-    if (!u.username && !u.password) return s;
-    u.username = u.username ? REDACTED : "";
-    u.password = u.password ? REDACTED : "";
-    return u.toString();
-  } catch {
-    return s;
-  }
-}
+// Fix: credentials were stripped only when the whole string was a URL, so an
+// error message such as "connect to postgres://user:pass@db failed" leaked them
+// (tests/config/redact.test.ts). Userinfo is now replaced wherever a URL appears.
+// Greedy up to the last "@" before the host, as URL parsers do, so a password containing "@" is covered too.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]+@/gi;
 
+function stripUrlCredentials(s: string): string {
+  return s.includes("@") ? s.replace(URL_USERINFO, `$1${REDACTED}@`) : s;
+}

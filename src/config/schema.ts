@@ -1,7 +1,12 @@
 // The one source of truth for configuration: defaults, validation, the JSON
 // Schema shipped for editors (schema/config.schema.json) and the README table
 // are all derived from this TypeBox schema.
-import { type Static, Type as T } from "@sinclair/typebox";
+import { FormatRegistry, type Static, Type as T } from "@sinclair/typebox";
+
+// Fix: TypeBox rejects every value of an unregistered format ("Unknown format
+// 'uri'"), so any providers.<name>.baseUrl in a config file failed to load
+// (tests/config/load.test.ts). Register the one format this schema uses.
+if (!FormatRegistry.Has("uri")) FormatRegistry.Set("uri", (v) => /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(v) && URL.canParse(v));
 
 const Tier = T.Union([T.Literal("simple"), T.Literal("moderate"), T.Literal("complex")]);
 

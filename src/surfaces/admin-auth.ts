@@ -48,3 +48,11 @@ function requireLocalOrigin(request: Request): void {
   }
   throw new HttpError(403, "forbidden", "Cross-origin admin request refused");
 }
+
+/** Elysia beforeHandle hook guarding a surface's routes with the current config. */
+export function adminGuard(config: () => { server: { host: string }; adminToken?: string }) {
+  return ({ request }: { request: Request }) => {
+    const c = config();
+    requireAdmin(request, { host: c.server.host, adminToken: c.adminToken });
+  };
+}

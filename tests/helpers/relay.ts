@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
+import type { Clock } from "../../src/core/limits/clock.ts";
 import { createLogger } from "../../src/core/log.ts";
 import { Relay } from "../../src/relay.ts";
 import { listen, type Listener } from "../../src/runtime/serve.ts";
@@ -18,7 +19,7 @@ export interface TestRelay {
   stop(): Promise<void>;
 }
 
-export async function startRelay(opts: { env?: Record<string, string>; config?: Record<string, unknown> } = {}): Promise<TestRelay> {
+export async function startRelay(opts: { env?: Record<string, string>; config?: Record<string, unknown>; clock?: Clock } = {}): Promise<TestRelay> {
   const home = mkdtempSync(join(tmpdir(), "relay-test-"));
   const file = join(home, "config.json");
   writeFileSync(file, JSON.stringify({ pluginsDirs: [join(home, "plugins")], ...opts.config }));
@@ -26,7 +27,7 @@ export async function startRelay(opts: { env?: Record<string, string>; config?: 
   const loaded = loadConfig({ file, env });
   const logs: string[] = [];
   const log = createLogger("debug", (l) => logs.push(l));
-  const relay = await Relay.create({ loaded, env, log });
+  const relay = await Relay.create({ loaded, env, log, clock: opts.clock });
   const fetch = buildFetch(relay, "start");
   const listener = listen({ hostname: "127.0.0.1", port: 0, fetch, maxRequestBodySize: loaded.config.server.bodyLimitBytes * 4, idleTimeoutSec: 60 });
   return {

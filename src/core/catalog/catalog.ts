@@ -1,14 +1,15 @@
 // The model catalog: package-derived defaults, models contributed by provider
 // plugins, and config overrides on top — overrides always win.
 
-import type { CatalogView, ModelInfo } from "../../plugin/api.ts";
+import type { CatalogView, ModelCapabilities, ModelInfo } from "../../plugin/api.ts";
 import { buildModel, defaultModels } from "./model.ts";
 import { PROVIDERS } from "./overlay.ts";
 import { priceListing } from "./prices.ts";
 import { NameIndex, qualifiedKey } from "./resolve.ts";
 
 /** Config-supplied change to a known model, or a model of its own (an Ollama model, a fine-tune). */
-export type ModelOverride = Partial<ModelInfo> & { id: string; provider: string };
+/** A config override or addition; capabilities may name single flags. */
+export type ModelOverride = Omit<Partial<ModelInfo>, "capabilities"> & { id: string; provider: string; capabilities?: Partial<ModelCapabilities> };
 
 export class Catalog implements CatalogView {
   private readonly defaults = defaultModels();

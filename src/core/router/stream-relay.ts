@@ -101,7 +101,7 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
 
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let idleReason: string | undefined;
-  const read = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+  const read = async (): Promise<Awaited<ReturnType<typeof reader.read>>> => {
     idleTimer = setTimeout(() => {
       idleReason = `vendor stream idle for ${opts.idleTimeoutMs} ms`;
       opts.abort(new IdleTimeout(idleReason));

@@ -8,7 +8,7 @@ import { needsKey, providerKey } from "../../core/router/credentials.ts";
 import type { Relay } from "../../relay.ts";
 import { readTextFile, writeFileAtomic } from "../../runtime/fs.ts";
 import { VERSION } from "../../version.ts";
-import { requireAdmin } from "../admin-auth.ts";
+import { adminGuard } from "../admin-auth.ts";
 import { parseJsonObject, readBody } from "../body.ts";
 import { HttpError, json } from "../http.ts";
 
@@ -38,7 +38,7 @@ async function patchConfig(relay: Relay, request: Request): Promise<Response> {
     let loaded;
     try {
       // Validate the whole layered result before anything is written or applied.
-      loaded = loadConfig({ file, env: relay.env, flags: flagsOf(relay), fileText: text });
+      loaded = loadConfig({ file, env: relay.env, flags: relay.loaded.flags, fileText: text });
     } catch (e) {
       throw new HttpError(400, "invalid_config", (e as Error).message.replace(/^config file \S+: /, ""), {
         details: { parameter: "config", expected: "a patch that keeps the configuration valid" },
@@ -51,21 +51,6 @@ async function patchConfig(relay: Relay, request: Request): Promise<Response> {
   });
   patchQueue = run.catch(() => {});
   return run;
-}
-
-/** The flag layer of the running process, so a patch cannot override a flag. */
-function flagsOf(relay: Relay): Record<string, unknown> {
-  const flags: Record<string, unknown> = {};
-  for (const [path, layer] of Object.entries(relay.loaded.sources)) {
-    if (layer !== "flag") continue;
-    const keys = path.split("/").filter(Boolean);
-    let node = flags;
-    let value: unknown = relay.loaded.config;
-    for (const k of keys) value = (value as Record<string, unknown>)?.[k];
-    keys.slice(0, -1).forEach((k) => (node = (node[k] ??= {}) as Record<string, unknown>));
-    node[keys.at(-1)!] = value;
-  }
-  return flags;
 }
 
 function providerStatus(relay: Relay) {
@@ -94,12 +79,8 @@ async function killBody(request: Request): Promise<{ sessionKey: string } | { al
 }
 
 export function controlSurface(relay: Relay) {
-  const guard = ({ request }: { request: Request }) => {
-    const c = relay.config();
-    requireAdmin(request, { host: c.server.host, adminToken: c.adminToken });
-  };
   return new Elysia({ name: "control" })
-    .onBeforeHandle({ as: "local" }, guard)
+    .onBeforeHandle({ as: "local" }, adminGuard(() => relay.config()))
     .post("/control/enable", () => {
       relay.control.enable();
       relay.log.info("routing enabled");

@@ -5,6 +5,7 @@ import { costOf } from "../../core/catalog/cost.ts";
 import { needsKey, providerKey } from "../../core/router/credentials.ts";
 import type { Relay } from "../../relay.ts";
 import type { ModelTotals } from "../../store/types.ts";
+import { adminGuard } from "../admin-auth.ts";
 import { HttpError, json } from "../http.ts";
 
 const DAY_MS = 86_400_000;
@@ -106,7 +107,9 @@ async function health(relay: Relay) {
 }
 
 export function telemetrySurface(relay: Relay) {
+  // Run logs hold metadata and session keys: guarded like the admin routes off loopback.
   return new Elysia({ name: "telemetry" })
+    .onBeforeHandle({ as: "local" }, adminGuard(() => relay.config()))
     .get("/v1/telemetry/stats", async ({ request }) => json(await stats(relay, new URL(request.url))))
     .get("/v1/telemetry/runs", async ({ request }) => {
       const url = new URL(request.url);
