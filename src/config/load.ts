@@ -1,5 +1,6 @@
 // Layered configuration: defaults < file < env < flags. Every leaf remembers
 // the layer it came from so the dashboard can show where a value was set.
+import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { type Config, ConfigSchema } from "./schema.ts";
 import { readTextFile } from "../runtime/fs.ts";
@@ -103,8 +104,8 @@ export function validate(candidate: unknown, where: (path: string) => string): C
 
 // Fix: a bad enum value (e.g. logLevel "loud") was reported as "Expected union
 // value", which does not say what is allowed (tests/config/load.test.ts).
-function expectation(schema: { anyOf?: Array<{ const?: unknown }> }, message: string): string {
-  const options = schema.anyOf?.map((s) => s.const);
+function expectation(schema: TSchema, message: string): string {
+  const options = (schema.anyOf as TSchema[] | undefined)?.map((s) => s.const as unknown);
   if (!options?.length || options.some((o) => o === undefined)) return message;
   return `Expected one of ${options.map((o) => JSON.stringify(o)).join(", ")}`;
 }

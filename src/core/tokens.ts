@@ -10,8 +10,10 @@
 //    tool calls as their name and JSON arguments;
 //  - every message and tool adds a small framing overhead, as chat templates do.
 // The tokenizer's own merge cache is size-bounded; nothing here memoises.
+//
+// The o200k tables take ~0.4 s and ~90 MB to load, so they are loaded on first
+// use rather than at start-up (most requests never need an exact count).
 
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { ChatRequest, ContentBlock, ToolDefinition } from "./ir.ts";
 
 export const IMAGE_TOKENS = 1_600;
@@ -25,8 +27,16 @@ const TOOL_OVERHEAD = 8;
 // Special-token markers in user text are plain text to the vendor; counting must not throw on them.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
+type CountTokens = (text: string, opts: typeof PLAIN_TEXT) => number;
+let countTokens: CountTokens | undefined;
+
+function tokenizer(): CountTokens {
+  countTokens ??= (require("gpt-tokenizer/encoding/o200k_base") as { countTokens: CountTokens }).countTokens;
+  return countTokens;
+}
+
 export function estimateTextTokens(text: string): number {
-  return text ? countTokens(text, PLAIN_TEXT) : 0;
+  return text ? tokenizer()(text, PLAIN_TEXT) : 0;
 }
 
 export function estimateTokens(req: ChatRequest): number {
