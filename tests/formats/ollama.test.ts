@@ -257,10 +257,12 @@ describe("ollama streams", () => {
     expect(events.some((e) => e.type === "finish")).toBe(false);
   });
 
-  test("a stream cut before done still closes its blocks and finishes", () => {
-    const out = collect(decodeAll(ollamaCodec.streamDecoder(), streamLines.slice(2, 4)));
+  test("a stream cut before done closes its blocks but ends with an error, not a finish", () => {
+    const events = decodeAll(ollamaCodec.streamDecoder(), streamLines.slice(2, 4));
+    const out = collect(events);
     expect(out.content).toEqual([{ type: "text", text: "Checking now." }]);
-    expect(out.stopReason).toBe("end_turn");
+    expect(events.some((e) => e.type === "finish")).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "error", error: { status: 502 } });
   });
 
   test("streamEncoder -> NDJSON -> streamDecoder keeps content, usage and stop reason", () => {

@@ -93,10 +93,16 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
     }
   };
 
+  // Passthrough forwards vendor bytes only, so an error the decoder raises at the end of the
+  // stream (the vendor stopped before its final event) has no bytes yet: closeOut must send one.
+  let cutShort: string | undefined;
   const feed = (chunk: Uint8Array | null, out: string[]) => {
     const raws = chunk ? parser.push(chunk) : parser.end();
     for (const raw of raws) process(decoder.push(raw), out);
-    if (!chunk) process(decoder.end(), out);
+    if (chunk) return;
+    const closing = decoder.end();
+    process(closing, out);
+    if (opts.passthrough) for (const ev of closing) if (ev.type === "error") cutShort = ev.error.message;
   };
 
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -138,7 +144,9 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
     reader.cancel().catch(() => {});
     return { ok: false, error: vendorError, reason: (e as Error)?.message ?? String(e) };
   }
-  if (!meaningful) {
+  // A stream that finished without content (e.g. an Anthropic refusal) is a complete answer, not a
+  // failed attempt (conformance: replay.test.ts, anthropic-refusal.chunks.txt).
+  if (!meaningful && stopReason === undefined) {
     reader.cancel().catch(() => {});
     opts.abort(new Error("vendor stream failed before its first event"));
     return { ok: false, error: vendorError, reason: vendorError?.message ?? "vendor stream ended before any content" };
@@ -152,8 +160,8 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
 
   /** The vendor stream ended: close the client stream; one that stopped without its final event must not look complete. */
   const closeOut = (controller: ReadableStreamDefaultController<Uint8Array>, text: string[]) => {
-    const truncated = !stopReason && !vendorError;
-    const reason = idleReason ?? "vendor stream ended before completion";
+    const truncated = (!stopReason && !vendorError) || cutShort !== undefined;
+    const reason = idleReason ?? cutShort ?? "vendor stream ended before completion";
     if (truncated) text.push(errorFrame(reason));
     else if (clientEncoder) text.push(clientEncoder.end());
     if (text.length) controller.enqueue(encoder.encode(text.join("")));

@@ -64,6 +64,12 @@ export class GeminiStreamDecoder implements StreamDecoder {
     // A stream may stop without the call's terminal part; what arrived is still the call.
     this.flushCall(out);
     this.closeOpen(out);
+    // Every complete Gemini stream carries a finishReason (or a prompt block); without one the
+    // stream was cut short and must not look finished (conformance: guarantees.test.ts, mid-stream death).
+    if (this.finishReason === undefined && !this.blocked) {
+      out.push({ type: "error", error: { kind: "api_error", status: 502, message: "Gemini stream ended before a finishReason" } });
+      return out;
+    }
     const stopReason = this.blocked ? "content_filter" : decodeFinishReason(this.finishReason, this.madeToolCall);
     out.push({ type: "finish", stopReason, usage: this.usage });
     return out;

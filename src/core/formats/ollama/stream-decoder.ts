@@ -53,13 +53,17 @@ export class OllamaStreamDecoder implements StreamDecoder {
     return out;
   }
 
-  /** A stream cut before its `done` line still closes cleanly, without counts. */
+  /**
+   * A stream cut before its `done` line closes its blocks but ends with an error:
+   * every complete Ollama stream ends with `done: true`, so without it the answer
+   * was truncated and must not look finished.
+   */
   end(): StreamEvent[] {
     if (this.closed || !this.started) return [];
     this.closed = true;
     const out: StreamEvent[] = [];
     this.closeOpen(out);
-    out.push({ type: "finish", stopReason: decodeDoneReason(undefined, this.madeToolCall), usage: decodeUsage({}) });
+    out.push({ type: "error", error: { kind: "api_error", status: 502, message: "Ollama stream ended before its done line" } });
     return out;
   }
 

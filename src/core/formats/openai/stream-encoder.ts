@@ -14,6 +14,12 @@ export class OpenAIStreamEncoder implements StreamEncoder {
   private roleSent = false;
   /** IR block index → OpenAI tool index; OpenAI numbers tool calls 0, 1, 2… among themselves. */
   private readonly toolIndex = new Map<number, number>();
+  /**
+   * Tool blocks that have streamed no argument text yet. OpenAI clients JSON-parse `arguments`,
+   * so an argument-less call (Anthropic streams `""`) must still end as "{}"
+   * (conformance: replay.test.ts, anthropic-tool-no-args through the OpenAI SDK).
+   */
+  private readonly argless = new Set<number>();
 
   constructor(private readonly opts: StreamEncoderOptions) {
     this.id = opts.id;
@@ -28,6 +34,7 @@ export class OpenAIStreamEncoder implements StreamEncoder {
         if (ev.block.type !== "tool_use") return "";
         const index = this.toolIndex.size;
         this.toolIndex.set(ev.index, index);
+        this.argless.add(ev.index);
         const call = { index, id: ev.block.id, type: "function", function: { name: ev.block.name, arguments: "" } };
         return this.delta({ tool_calls: [call] });
       }
@@ -37,8 +44,14 @@ export class OpenAIStreamEncoder implements StreamEncoder {
         return this.delta({ reasoning_content: ev.text });
       case "tool_args_delta": {
         const index = this.toolIndex.get(ev.index);
-        if (index === undefined) return "";
+        if (index === undefined || ev.json === "") return "";
+        this.argless.delete(ev.index);
         return this.delta({ tool_calls: [{ index, function: { arguments: ev.json } }] });
+      }
+      case "block_stop": {
+        const index = this.toolIndex.get(ev.index);
+        if (index === undefined || !this.argless.delete(ev.index)) return "";
+        return this.delta({ tool_calls: [{ index, function: { arguments: "{}" } }] });
       }
       case "finish": {
         const last = this.chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: encodeFinishReason(ev.stopReason) }]);
@@ -46,7 +59,7 @@ export class OpenAIStreamEncoder implements StreamEncoder {
       }
       case "error":
         return sseFrame(JSON.stringify(encodeError(ev.error)));
-      default: // block_stop, signature_delta, ping: nothing to say in this format
+      default: // signature_delta, ping: nothing to say in this format
         return "";
     }
   }
