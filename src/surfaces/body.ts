@@ -1,32 +1,17 @@
 // Request bodies are read with a byte cap: an oversized body is refused from
 // its Content-Length without reading it, or as soon as a chunked body passes
 // the cap, so a client cannot make Relay buffer more than the limit.
+import { TooLarge, readCapped } from "../core/read-capped.ts";
 import { HttpError } from "./http.ts";
 
 export const bodyTooLarge = () => new HttpError(500, "request_too_large", "Request body too large");
 
 export async function readBody(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length"));
-  if (declared > limit) {
-    void request.body?.cancel().catch(() => {});
-    throw bodyTooLarge();
+  try {
+    return await readCapped(request.body, Number(request.headers.get("content-length")), limit);
+  } catch (e) {
+    throw e instanceof TooLarge ? bodyTooLarge() : e;
   }
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      void reader.cancel().catch(() => {});
-      throw bodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
 }
 
 /** Parse a JSON object body; anything else is the spec's 400 "Invalid JSON". */

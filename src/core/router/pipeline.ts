@@ -10,6 +10,7 @@ import { CodecError, type Codec } from "../formats/types.ts";
 import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsage } from "../ir.ts";
 import type { BudgetReservation } from "../limits/budget.ts";
 import { classifyFailure, parseRetryAfter } from "../limits/failure.ts";
+import { readCapped } from "../read-capped.ts";
 import { estimateTokens } from "../tokens.ts";
 import { missingKeyError, needsKey, providerBaseUrl, providerKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
@@ -246,9 +247,8 @@ async function attemptAll(
         }
         return respondJson(deps, call, routing, run, model, provider, res, outcome.text, settle);
       }
-      if (outcome.kind !== "failure") continue; // unreachable: narrowed above
       // A failure: decide between retrying the same model, moving on, or giving up.
-      const f = outcome.failure;
+      const f = (outcome as Extract<AttemptOutcome, { kind: "failure" }>).failure;
       const cls = classifyFailure(f.networkError !== undefined ? { error: f.networkError } : { status: f.status });
       if (signal.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
       if (cls.vendorSide) {
@@ -379,7 +379,7 @@ async function attemptOne(
   const res = handle.response;
   collectVendorHeaders(res.headers, run);
   if (res.status >= 400 || res.status < 200) {
-    const text = await readCapped(res, 1024 * 1024).catch(() => "");
+    const text = await readCapped(res.body, Number(res.headers.get("content-length")), 1024 * 1024).catch(() => "");
     handle.done();
     run.upstreamMs += performance.now() - t0;
     let parsed: unknown = text;
@@ -403,7 +403,7 @@ async function attemptOne(
   }
   let text: string;
   try {
-    text = await readCapped(res, MAX_VENDOR_BODY);
+    text = await readCapped(res.body, Number(res.headers.get("content-length")), MAX_VENDOR_BODY);
   } catch (e) {
     handle.done();
     run.upstreamMs += performance.now() - t0;
@@ -424,26 +424,6 @@ function describeNetworkError(e: unknown): string {
   const err = e as { name?: string; message?: string; code?: string };
   if (err?.name === "TimeoutError") return err.message ?? "vendor timed out";
   return `${err?.code ? `${err.code}: ` : ""}${err?.message ?? String(e)}`;
-}
-
-async function readCapped(res: Response, cap: number): Promise<string> {
-  const declared = Number(res.headers.get("content-length"));
-  if (declared > cap) throw new Error(`vendor response of ${declared} bytes exceeds ${cap}`);
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      void reader.cancel();
-      throw new Error(`vendor response exceeds ${cap} bytes`);
-    }
-    parts.push(value);
-  }
-  return new TextDecoder().decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
 }
 
 function collectVendorHeaders(h: Headers, run: Run): void {

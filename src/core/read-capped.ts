@@ -1,0 +1,29 @@
+// Reads a byte stream to text with a cap: refused up front when the declared
+// length is over it, or as soon as the bytes read pass it, so nobody can make
+// Relay buffer more than the cap. Used for client bodies and vendor answers.
+
+export class TooLarge extends Error {
+  override name = "TooLarge";
+}
+
+export async function readCapped(body: ReadableStream<Uint8Array> | null, declaredLength: number, cap: number): Promise<string> {
+  if (declaredLength > cap) {
+    void body?.cancel().catch(() => {});
+    throw new TooLarge(`${declaredLength} bytes declared, over the ${cap}-byte limit`);
+  }
+  if (!body) return "";
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      void reader.cancel().catch(() => {});
+      throw new TooLarge(`over the ${cap}-byte limit`);
+    }
+    parts.push(value);
+  }
+  return new TextDecoder().decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
+}
