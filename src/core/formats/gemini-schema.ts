@@ -2,7 +2,7 @@
 // Schema and reject the rest with a 400, so schemas written for OpenAI or
 // Anthropic must be rewritten before they are sent, and Gemini schemas turned
 // back into plain JSON Schema when a Gemini client's request goes elsewhere.
-import { isRecord, type JsonObject } from "./gemini/guards.ts";
+import { isRecord, type JsonObject } from "./shared/guards.ts";
 
 /** Scalar keywords Gemini's Schema object understands; everything else is dropped. */
 const KEPT = [

@@ -1,7 +1,7 @@
 // Google API error bodies `{error:{code,message,status,details}}` <-> IRError.
 import type { ErrorKind, IRError } from "../../ir.ts";
-import { errorKindForStatus, retryAfterHeader } from "./error-kind.ts";
-import { isRecord, optNumber, optString, records, type JsonObject } from "./guards.ts";
+import { errorKindForStatus, retryAfterHeader } from "../shared/error-kind.ts";
+import { isRecord, optNumber, optString, records, type JsonObject } from "../shared/guards.ts";
 
 const KIND_OF_STATUS: Record<string, ErrorKind> = {
   INVALID_ARGUMENT: "invalid_request",

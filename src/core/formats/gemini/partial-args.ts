@@ -4,7 +4,7 @@
 // JSONPaths (`$.recipe.steps[1]`), a string arriving in pieces while its entry
 // says `willContinue`, and the call ends at a functionCall part without
 // `willContinue` (often an empty `{}`).
-import { isRecord, optString, records, type JsonObject } from "./guards.ts";
+import { isRecord, optString, records, type JsonObject } from "../shared/guards.ts";
 
 type Segment = string | number;
 type Container = Record<string, unknown> | unknown[];

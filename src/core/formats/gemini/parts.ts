@@ -9,9 +9,9 @@
 // where a stream's trailing signature-only part belongs).
 import type { ContentBlock, ImageBlock, TextBlock, ToolResultBlock } from "../../ir.ts";
 import { CodecError } from "../types.ts";
-import type { CallIds, ToolNames } from "./call-ids.ts";
-import { isRecord, optString, records, type JsonObject } from "./guards.ts";
-import { inlineDataUrl, mimeTypeOfUrl } from "./images.ts";
+import type { CallIds, ToolNames } from "../shared/call-ids.ts";
+import { isRecord, optString, records, type JsonObject } from "../shared/guards.ts";
+import { inlineDataUrl, mimeTypeOfUrl } from "../shared/images.ts";
 
 export function decodeParts(parts: unknown, ids: CallIds): ContentBlock[] {
   const blocks: ContentBlock[] = [];

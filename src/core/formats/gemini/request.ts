@@ -11,7 +11,7 @@ import type {
 } from "../../ir.ts";
 import { geminiSchemaToJsonSchema, sanitizeGeminiSchema } from "../gemini-schema.ts";
 import type { EncodedRequest } from "../types.ts";
-import { CallIds, ToolNames } from "./call-ids.ts";
+import { CallIds, ToolNames } from "../shared/call-ids.ts";
 import {
   isEmpty,
   isRecord,
@@ -22,7 +22,7 @@ import {
   requireArray,
   requireRecord,
   type JsonObject,
-} from "./guards.ts";
+} from "../shared/guards.ts";
 import { decodeParts, encodeParts } from "./parts.ts";
 
 const TOP_LEVEL = ["contents", "systemInstruction", "generationConfig", "tools", "toolConfig"];

@@ -1,8 +1,8 @@
 // Non-streaming generateContent response <-> IR ChatResponse.
 import type { ChatResponse } from "../../ir.ts";
-import { CallIds, randomId, ToolNames } from "./call-ids.ts";
+import { CallIds, randomId, ToolNames } from "../shared/call-ids.ts";
 import { decodeFinishReason, encodeFinishReason } from "./finish.ts";
-import { isRecord, optString, records, requireRecord, type JsonObject } from "./guards.ts";
+import { isRecord, optString, records, requireRecord, type JsonObject } from "../shared/guards.ts";
 import { decodeParts, encodeParts } from "./parts.ts";
 import { decodeUsage, encodeUsage } from "./usage.ts";
 

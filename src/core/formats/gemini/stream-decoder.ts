@@ -5,10 +5,11 @@
 // partialArgs are assembled first, so the JSON delta is always whole).
 import { emptyUsage, type StreamEvent, type Usage } from "../../ir.ts";
 import type { RawStreamEvent, StreamDecoder } from "../types.ts";
-import { CallIds, randomId } from "./call-ids.ts";
+import { CallIds, randomId } from "../shared/call-ids.ts";
 import { decodeError } from "./errors.ts";
 import { decodeFinishReason } from "./finish.ts";
-import { isRecord, optNumber, optString, parseJson, records, type JsonObject } from "./guards.ts";
+import { isRecord, optNumber, optString, parseJson, records, type JsonObject } from "../shared/guards.ts";
+import { BlockSequencer } from "../shared/block-sequencer.ts";
 import { PartialArgs } from "./partial-args.ts";
 import { decodeUsage, hasCounts } from "./usage.ts";
 
@@ -21,8 +22,7 @@ interface PendingCall {
 export class GeminiStreamDecoder implements StreamDecoder {
   private started = false;
   private closed = false;
-  private nextIndex = 0;
-  private open: { index: number; kind: "text" | "thinking" } | undefined;
+  private readonly blocks = new BlockSequencer();
   private pending: PendingCall | undefined;
   private readonly ids = new CallIds(() => randomId("call"));
   private madeToolCall = false;
@@ -63,7 +63,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const out: StreamEvent[] = [];
     // A stream may stop without the call's terminal part; what arrived is still the call.
     this.flushCall(out);
-    this.closeOpen(out);
+    this.blocks.close(out);
     // Every complete Gemini stream carries a finishReason (or a prompt block); without one the
     // stream was cut short and must not look finished (conformance: guarantees.test.ts, mid-stream death).
     if (this.finishReason === undefined && !this.blocked) {
@@ -82,16 +82,16 @@ export class GeminiStreamDecoder implements StreamDecoder {
     if (text || signature) this.flushCall(out);
     if (part.thought === true) {
       if (!text && !signature) return;
-      const index = this.ensureOpen("thinking", out);
+      const index = this.blocks.ensure("thinking", out);
       if (text) out.push({ type: "thinking_delta", index, text });
       if (signature) {
         out.push({ type: "signature_delta", index, signature });
-        this.closeOpen(out);
+        this.blocks.close(out);
       }
       return;
     }
     if (signature) this.signatureBlock(signature, out);
-    if (text) out.push({ type: "text_delta", index: this.ensureOpen("text", out), text });
+    if (text) out.push({ type: "text_delta", index: this.blocks.ensure("text", out), text });
     // inlineData and other media parts have no IR stream block.
   }
 
@@ -124,39 +124,12 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   private emitCall(call: PendingCall, out: StreamEvent[]): void {
-    this.closeOpen(out);
-    const index = this.nextIndex++;
-    out.push(
-      { type: "block_start", index, block: { type: "tool_use", id: call.id, name: call.name } },
-      { type: "tool_args_delta", index, json: JSON.stringify(call.args.args) },
-      { type: "block_stop", index },
-    );
+    this.blocks.whole({ type: "tool_use", id: call.id, name: call.name }, (index) => [{ type: "tool_args_delta", index, json: JSON.stringify(call.args.args) }], out);
     this.madeToolCall = true;
   }
 
   /** A signature on a non-thought part: an empty thinking block carrying it (see parts.ts). */
   private signatureBlock(signature: string, out: StreamEvent[]): void {
-    this.closeOpen(out);
-    const index = this.nextIndex++;
-    out.push(
-      { type: "block_start", index, block: { type: "thinking" } },
-      { type: "signature_delta", index, signature },
-      { type: "block_stop", index },
-    );
-  }
-
-  private ensureOpen(kind: "text" | "thinking", out: StreamEvent[]): number {
-    if (this.open?.kind === kind) return this.open.index;
-    this.closeOpen(out);
-    const index = this.nextIndex++;
-    out.push({ type: "block_start", index, block: { type: kind } });
-    this.open = { index, kind };
-    return index;
-  }
-
-  private closeOpen(out: StreamEvent[]): void {
-    if (!this.open) return;
-    out.push({ type: "block_stop", index: this.open.index });
-    this.open = undefined;
+    this.blocks.whole({ type: "thinking" }, (index) => [{ type: "signature_delta", index, signature }], out);
   }
 }

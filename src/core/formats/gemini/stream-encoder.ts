@@ -6,7 +6,7 @@ import { sseFrame } from "../sse.ts";
 import type { StreamEncoder, StreamEncoderOptions } from "../types.ts";
 import { encodeError } from "./errors.ts";
 import { encodeFinishReason } from "./finish.ts";
-import { parseArgsObject, type JsonObject } from "./guards.ts";
+import { parseArgsObject, type JsonObject } from "../shared/guards.ts";
 import { encodeUsage } from "./usage.ts";
 
 interface OpenBlock {

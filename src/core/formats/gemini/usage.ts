@@ -3,7 +3,7 @@
 // IR counts input without cache reads and output with reasoning.
 import type { Usage } from "../../ir.ts";
 import { promptTokens } from "../../ir.ts";
-import { isRecord, optNumber, type JsonObject } from "./guards.ts";
+import { isRecord, optNumber, type JsonObject } from "../shared/guards.ts";
 
 export function decodeUsage(meta: unknown): Usage {
   const m = isRecord(meta) ? meta : {};

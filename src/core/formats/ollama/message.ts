@@ -1,8 +1,8 @@
 // Ollama assistant messages `{content, thinking, tool_calls}` <-> IR blocks,
 // shared by requests (history), responses and stream chunks.
 import type { ContentBlock } from "../../ir.ts";
-import type { CallIds } from "../gemini/call-ids.ts";
-import { isRecord, optString, records, type JsonObject } from "../gemini/guards.ts";
+import type { CallIds } from "../shared/call-ids.ts";
+import { isRecord, optString, records, type JsonObject } from "../shared/guards.ts";
 
 /** Ollama tool calls carry no id (newer servers may add one), so `ids` supplies it. */
 export function assistantBlocks(message: JsonObject, ids: CallIds): ContentBlock[] {

@@ -3,7 +3,7 @@
 // always writes it.
 import type { ChatRequest, ContentBlock, ImageBlock, Message, ReasoningConfig, ResponseFormat, TextBlock, ToolDefinition } from "../../ir.ts";
 import { CodecError, type EncodedRequest, type EncodeRequestOptions } from "../types.ts";
-import { CallIds, ToolNames } from "../gemini/call-ids.ts";
+import { CallIds, ToolNames } from "../shared/call-ids.ts";
 import {
   isEmpty,
   isRecord,
@@ -14,8 +14,8 @@ import {
   requireArray,
   requireRecord,
   type JsonObject,
-} from "../gemini/guards.ts";
-import { inlineDataUrl, parseDataUrl } from "../gemini/images.ts";
+} from "../shared/guards.ts";
+import { inlineDataUrl, parseDataUrl } from "../shared/images.ts";
 import { assistantBlocks, assistantMessage } from "./message.ts";
 
 const TOP_LEVEL = ["model", "messages", "tools", "format", "options", "stream", "think"];

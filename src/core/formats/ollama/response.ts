@@ -2,8 +2,8 @@
 // done_reason mappings the stream codecs share.
 import type { ChatResponse, StopReason, Usage } from "../../ir.ts";
 import { promptTokens } from "../../ir.ts";
-import { CallIds, randomId } from "../gemini/call-ids.ts";
-import { isRecord, optNumber, optString, requireRecord, type JsonObject } from "../gemini/guards.ts";
+import { CallIds, randomId } from "../shared/call-ids.ts";
+import { isRecord, optNumber, optString, requireRecord, type JsonObject } from "../shared/guards.ts";
 import { assistantBlocks, assistantMessage } from "./message.ts";
 
 export function decodeResponse(body: unknown): ChatResponse {

@@ -3,17 +3,17 @@
 // Tool calls arrive whole, and an `{"error": ...}` line can end the stream.
 import type { StreamEvent } from "../../ir.ts";
 import type { RawStreamEvent, StreamDecoder } from "../types.ts";
-import { CallIds, randomId } from "../gemini/call-ids.ts";
-import { isRecord, optString, parseJson } from "../gemini/guards.ts";
+import { CallIds, randomId } from "../shared/call-ids.ts";
+import { isRecord, optString, parseJson } from "../shared/guards.ts";
 import { decodeError } from "./errors.ts";
 import { assistantBlocks } from "./message.ts";
+import { BlockSequencer } from "../shared/block-sequencer.ts";
 import { decodeDoneReason, decodeUsage } from "./response.ts";
 
 export class OllamaStreamDecoder implements StreamDecoder {
   private started = false;
   private closed = false;
-  private nextIndex = 0;
-  private open: { index: number; kind: "text" | "thinking" } | undefined;
+  private readonly blocks = new BlockSequencer();
   private readonly ids = new CallIds(() => randomId("call"));
   private madeToolCall = false;
 
@@ -32,21 +32,15 @@ export class OllamaStreamDecoder implements StreamDecoder {
     }
     for (const block of assistantBlocks(isRecord(line.message) ? line.message : {}, this.ids)) {
       if (block.type === "text" || block.type === "thinking") {
-        const index = this.ensureOpen(block.type, out);
+        const index = this.blocks.ensure(block.type, out);
         out.push({ type: block.type === "text" ? "text_delta" : "thinking_delta", index, text: block.text });
       } else if (block.type === "tool_use") {
-        this.closeOpen(out);
-        const index = this.nextIndex++;
-        out.push(
-          { type: "block_start", index, block: { type: "tool_use", id: block.id, name: block.name } },
-          { type: "tool_args_delta", index, json: JSON.stringify(block.input) },
-          { type: "block_stop", index },
-        );
+        this.blocks.whole({ type: "tool_use", id: block.id, name: block.name }, (index) => [{ type: "tool_args_delta", index, json: JSON.stringify(block.input) }], out);
         this.madeToolCall = true;
       }
     }
     if (line.done === true) {
-      this.closeOpen(out);
+      this.blocks.close(out);
       out.push({ type: "finish", stopReason: decodeDoneReason(line.done_reason, this.madeToolCall), usage: decodeUsage(line) });
       this.closed = true;
     }
@@ -62,23 +56,8 @@ export class OllamaStreamDecoder implements StreamDecoder {
     if (this.closed || !this.started) return [];
     this.closed = true;
     const out: StreamEvent[] = [];
-    this.closeOpen(out);
+    this.blocks.close(out);
     out.push({ type: "error", error: { kind: "api_error", status: 502, message: "Ollama stream ended before its done line" } });
     return out;
-  }
-
-  private ensureOpen(kind: "text" | "thinking", out: StreamEvent[]): number {
-    if (this.open?.kind === kind) return this.open.index;
-    this.closeOpen(out);
-    const index = this.nextIndex++;
-    out.push({ type: "block_start", index, block: { type: kind } });
-    this.open = { index, kind };
-    return index;
-  }
-
-  private closeOpen(out: StreamEvent[]): void {
-    if (!this.open) return;
-    out.push({ type: "block_stop", index: this.open.index });
-    this.open = undefined;
   }
 }

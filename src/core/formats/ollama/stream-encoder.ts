@@ -3,7 +3,7 @@
 // final `done: true` line.
 import type { StreamEvent } from "../../ir.ts";
 import type { StreamEncoder, StreamEncoderOptions } from "../types.ts";
-import { parseArgsObject, type JsonObject } from "../gemini/guards.ts";
+import { parseArgsObject, type JsonObject } from "../shared/guards.ts";
 import { encodeError } from "./errors.ts";
 import { toolCall } from "./message.ts";
 import { createdAt, encodeDoneReason, encodeUsage } from "./response.ts";
