@@ -11,6 +11,7 @@ import { type Clock, systemClock } from "./core/limits/clock.ts";
 import { CooldownTracker } from "./core/limits/cooldown.ts";
 import { MemoryRateLimiter } from "./core/limits/rate-limit.ts";
 import type { Logger } from "./core/log.ts";
+import { estimateTextTokens } from "./core/tokens.ts";
 import type { RouterDeps } from "./core/router/deps.ts";
 import { RunWriter } from "./core/telemetry/writer.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
@@ -39,7 +40,7 @@ export class Relay implements RouterDeps {
   readonly cooldown: CooldownTracker;
   readonly budget: MemoryBudgetGuard;
   readonly writer: RunWriter;
-  catalog: Catalog;
+  private catalogCache: Catalog | undefined;
   plugins: { loaded: LoadedPlugin[]; failed: FailedPlugin[] } = { loaded: [], failed: [] };
   private closed = false;
 
@@ -51,7 +52,6 @@ export class Relay implements RouterDeps {
     clock: Clock,
   ) {
     const c = loaded.config;
-    this.catalog = new Catalog({ overrides: c.models });
     this.rate = new MemoryRateLimiter(clock);
     this.cooldown = new CooldownTracker(cooldownOptions(c), clock);
     this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c), clock });
@@ -104,7 +104,21 @@ export class Relay implements RouterDeps {
     for (const f of result.failed) this.log.error("plugin failed to load", { file: f.file, error: f.error });
     this.plugins = result;
     this.registry = registry;
-    this.catalog = this.buildCatalog(this.config());
+    this.catalogCache = undefined;
+  }
+
+  /** Load lazily-built data while idle so the first request does not pay for it. */
+  warmUp(): void {
+    void this.catalog;
+    const c = this.config();
+    // Budget reservations count tokens with the BPE tokenizer (~0.4 s to load).
+    if (c.limits.hourlyUsd > 0 || c.limits.dailyUsd > 0) estimateTextTokens("warm up");
+  }
+
+  /** Built on first use (the price data is slow to load) and again after config or plugin changes. */
+  get catalog(): Catalog {
+    this.catalogCache ??= this.buildCatalog(this.config());
+    return this.catalogCache;
   }
 
   private buildCatalog(c: Config): Catalog {
@@ -142,7 +156,7 @@ export class Relay implements RouterDeps {
   applyConfig(loaded: LoadedConfig): void {
     this.loaded = loaded;
     const c = loaded.config;
-    this.catalog = this.buildCatalog(c);
+    this.catalogCache = undefined;
     this.cooldown.setOptions(cooldownOptions(c));
     this.budget.setLimits(budgetLimits(c));
     this.log.setLevel(c.logLevel);

@@ -45,6 +45,8 @@ export async function serve(command: "start" | "cloud", loaded: LoadedConfig, en
     plugins: relay.plugins.loaded.map((p) => `${p.plugin.kind}:${p.plugin.name}`),
     pluginFailures: relay.plugins.failed.length,
   });
+  // Build the catalog while idle, shortly after start, rather than on the first request.
+  setTimeout(() => relay.warmUp(), 250).unref();
   log.debug("effective config", redact(c) as unknown as Record<string, unknown>);
 
   const stopped = Promise.withResolvers<number>();

@@ -2,9 +2,14 @@
 // remote refresh (`updatePrices`) is deliberately never called, so pricing
 // works offline and is reproducible.
 
-import { calcPrice, type ModelPrice as ListedPrices, type TieredPrices } from "@pydantic/genai-prices";
+import type { ModelPrice as ListedPrices, TieredPrices } from "@pydantic/genai-prices";
 import type { ModelPrice } from "../../plugin/api.ts";
 import type { Usage } from "../ir.ts";
+
+// The price data is a large module (tens of ms to evaluate): load it on first use, not at start-up.
+type GenaiPrices = typeof import("@pydantic/genai-prices");
+let genai: GenaiPrices | undefined;
+const calcPrice: GenaiPrices["calcPrice"] = (...args) => (genai ??= require("@pydantic/genai-prices") as GenaiPrices).calcPrice(...args);
 
 /** Our provider names where genai-prices spells them differently. */
 const GENAI_PROVIDER_IDS: Record<string, string> = { xai: "x-ai" };
