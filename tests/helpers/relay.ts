@@ -1,6 +1,6 @@
 // Starts a real Relay (real HTTP listener, real SQLite store) in this process,
 // configured through the same loader the binary uses.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
@@ -19,10 +19,21 @@ export interface TestRelay {
   stop(): Promise<void>;
 }
 
-export async function startRelay(opts: { env?: Record<string, string>; config?: Record<string, unknown>; clock?: Clock } = {}): Promise<TestRelay> {
-  const home = mkdtempSync(join(tmpdir(), "relay-test-"));
+export interface StartRelayOptions {
+  env?: Record<string, string>;
+  config?: Record<string, unknown>;
+  clock?: Clock;
+  /**
+   * Reuse this RELAY_HOME (a restart): its config.json is kept when present, and
+   * stop() leaves the folder to the caller, who created it.
+   */
+  home?: string;
+}
+
+export async function startRelay(opts: StartRelayOptions = {}): Promise<TestRelay> {
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), "relay-test-"));
   const file = join(home, "config.json");
-  writeFileSync(file, JSON.stringify({ pluginsDirs: [join(home, "plugins")], ...opts.config }));
+  if (!opts.home || !existsSync(file)) writeFileSync(file, JSON.stringify({ pluginsDirs: [join(home, "plugins")], ...opts.config }));
   const env = { RELAY_HOME: home, ...opts.env };
   const loaded = loadConfig({ file, env });
   const logs: string[] = [];
@@ -39,7 +50,7 @@ export async function startRelay(opts: { env?: Record<string, string>; config?: 
     async stop() {
       await listener.stop(1000);
       await relay.close();
-      rmSync(home, { recursive: true, force: true });
+      if (!opts.home) rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -225,7 +225,7 @@ async function attemptAll(
       run.routed = model;
       let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, signal);
       if (outcome.kind === "response" && outcome.stream) {
-        const started = await startStream(deps, call, routing, run, model, provider, outcome, estimate, settle);
+        const started = await startStream(deps, call, routing, run, model, provider, outcome, estimate, settle, signal);
         if (started instanceof Response) {
           deps.cooldown.recordSuccess(provider.name);
           return started;
@@ -491,6 +491,7 @@ async function startStream(
   outcome: Extract<AttemptOutcome, { stream: true }>,
   estimate: number,
   settle: (outcome: RunRecord["outcome"], status: number, error?: string) => void,
+  signal: AbortSignal,
 ): Promise<Response | Extract<AttemptOutcome, { kind: "failure" }>> {
   const config = deps.config();
   const client = codecFor(call.clientFormat);
@@ -503,6 +504,7 @@ async function startStream(
     clientModel: model.id,
     includeUsage: Boolean(streamOptions?.include_usage),
     idleTimeoutMs: config.server.streamIdleTimeoutMs,
+    signal,
     abort: (reason) => outcome.handle.abort(reason),
     onEnd: (o: StreamOutcome) => {
       outcome.handle.done();

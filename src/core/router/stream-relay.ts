@@ -33,6 +33,8 @@ export interface StreamRelayOptions {
   clientModel: string;
   includeUsage?: boolean;
   idleTimeoutMs: number;
+  /** The request's own signal: aborted when the client leaves or its session is killed. */
+  signal: AbortSignal;
   /** Abort the vendor call (client went away, idle timeout). */
   abort(reason: unknown): void;
   /** Called exactly once when the stream ends, however it ends. */
@@ -181,19 +183,37 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
         if (ended) closeOut(controller, []);
       },
       async pull(controller) {
-        const out: string[] = [];
         try {
-          const { done, value } = await read();
-          if (done) {
-            feed(null, out);
-            closeOut(controller, opts.passthrough ? [] : out);
-            return;
+          // Keep reading until there is something to send: a vendor chunk may translate to
+          // nothing (e.g. OpenAI holds finish_reason until usage), and a pull that enqueues
+          // nothing is never called again.
+          for (;;) {
+            const out: string[] = [];
+            const { done, value } = await read();
+            if (done) {
+              feed(null, out);
+              closeOut(controller, opts.passthrough ? [] : out);
+              return;
+            }
+            feed(value, out);
+            if (opts.passthrough) {
+              controller.enqueue(value);
+              return;
+            }
+            if (out.length) {
+              controller.enqueue(encoder.encode(out.join("")));
+              return;
+            }
           }
-          feed(value, out);
-          if (opts.passthrough) controller.enqueue(value);
-          else if (out.length) controller.enqueue(encoder.encode(out.join("")));
         } catch (e) {
-          const message = e instanceof IdleTimeout ? e.message : `vendor stream failed: ${(e as Error)?.message ?? e}`;
+          // Aborted by our own request signal (client gone, session killed): a cancellation,
+          // not a vendor failure, so it must not count toward the provider's cooldown.
+          const cancelled = opts.signal.aborted && idleReason === undefined;
+          const message = cancelled
+            ? `request cancelled: ${(opts.signal.reason as Error)?.message ?? "aborted"}`
+            : e instanceof IdleTimeout
+              ? e.message
+              : `vendor stream failed: ${(e as Error)?.message ?? e}`;
           opts.abort(e);
           try {
             controller.enqueue(encoder.encode(errorFrame(message)));
@@ -201,7 +221,7 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
           } catch {
             // client already gone
           }
-          finish({ outcome: "error", error: message });
+          finish({ outcome: cancelled ? "cancelled" : "error", error: message });
         }
       },
       cancel(reason) {

@@ -27,9 +27,8 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function stats(relay: Relay, url: URL) {
-  const days = intParam(url, "days", 7, 1, 365);
-  const since = Date.now() - days * DAY_MS;
+/** Traffic totals, success rate, latency percentiles and per-model rows since a time. */
+export async function statsSince(relay: Relay, since: number) {
   const [totals, byModel, latencies] = await Promise.all([
     relay.store.totals(since),
     relay.store.totalsByModel(since),
@@ -37,7 +36,6 @@ async function stats(relay: Relay, url: URL) {
   ]);
   const sorted = latencies.sort((a, b) => a - b);
   return {
-    days,
     since: new Date(since).toISOString(),
     ...totals,
     successRate: totals.requests ? (totals.requests - totals.errors) / totals.requests : null,
@@ -52,12 +50,11 @@ async function stats(relay: Relay, url: URL) {
  * and writes are priced at each model's own cache rates on both sides, so a
  * cache discount is counted once (in both figures), never as routing savings.
  */
-async function savings(relay: Relay, url: URL) {
-  const days = intParam(url, "days", 7, 1, 365);
+export async function savingsSince(relay: Relay, since: number) {
   const baselineName = relay.config().telemetry.baselineModel;
   const baseline = relay.catalog.resolve(baselineName);
   if (!baseline) throw new HttpError(400, "invalid_config", `telemetry.baselineModel "${baselineName}" is not in the catalog`);
-  const byModel = await relay.store.totalsByModel(Date.now() - days * DAY_MS);
+  const byModel = await relay.store.totalsByModel(since);
   const baselineCostOf = (m: ModelTotals) =>
     costOf(baseline, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cacheReadTokens: m.cacheReadTokens, cacheWriteTokens: m.cacheWriteTokens });
   const models = byModel.map((m) => {
@@ -67,7 +64,7 @@ async function savings(relay: Relay, url: URL) {
   const actualUsd = models.reduce((s, m) => s + m.actualUsd, 0);
   const baselineUsd = models.reduce((s, m) => s + m.baselineUsd, 0);
   return {
-    days,
+    since: new Date(since).toISOString(),
     baselineModel: baseline.id,
     actualUsd,
     baselineUsd,
@@ -78,7 +75,8 @@ async function savings(relay: Relay, url: URL) {
   };
 }
 
-async function health(relay: Relay) {
+/** Per-provider state over the last hour: healthy, degraded, cooled_down or no_credentials. */
+export async function health(relay: Relay) {
   const byModel = await relay.store.totalsByModel(Date.now() - 3_600_000);
   const cooldowns = new Map(relay.cooldown.snapshot().map((s) => [s.provider, s]));
   return {
@@ -110,7 +108,10 @@ export function telemetrySurface(relay: Relay) {
   // Run logs hold metadata and session keys: guarded like the admin routes off loopback.
   return new Elysia({ name: "telemetry" })
     .onBeforeHandle({ as: "local" }, adminGuard(() => relay.config()))
-    .get("/v1/telemetry/stats", async ({ request }) => json(await stats(relay, new URL(request.url))))
+    .get("/v1/telemetry/stats", async ({ request }) => {
+      const days = intParam(new URL(request.url), "days", 7, 1, 365);
+      return json({ days, ...(await statsSince(relay, Date.now() - days * DAY_MS)) });
+    })
     .get("/v1/telemetry/runs", async ({ request }) => {
       const url = new URL(request.url);
       const limit = intParam(url, "limit", 50, 1, 1000);
@@ -118,6 +119,9 @@ export function telemetrySurface(relay: Relay) {
       const { runs, total } = await relay.store.listRuns({ limit, offset });
       return json({ runs, total, limit, offset });
     })
-    .get("/v1/telemetry/savings", async ({ request }) => json(await savings(relay, new URL(request.url))))
+    .get("/v1/telemetry/savings", async ({ request }) => {
+      const days = intParam(new URL(request.url), "days", 7, 1, 365);
+      return json({ days, ...(await savingsSince(relay, Date.now() - days * DAY_MS)) });
+    })
     .get("/v1/telemetry/health", async () => json(await health(relay)));
 }
