@@ -1,10 +1,12 @@
 // `relay <command>`: one binary for the local proxy, the cloud surfaces and
 // the operator's tools. Usage errors exit 2 with one line saying why.
-import { ConfigError, loadConfig, type LoadedConfig } from "../config/load.ts";
-import { configFile } from "../config/paths.ts";
+import { ConfigError } from "../config/load.ts";
 import { createLogger, type Logger } from "../core/log.ts";
 import { VERSION } from "../version.ts";
-import { COMMON_FLAGS, LISTEN_FLAGS, UsageError, flagLayer, parseFlags } from "./args.ts";
+import { COMMON_FLAGS, LISTEN_FLAGS, UsageError, parseFlags } from "./args.ts";
+import { loadCommandConfig } from "./commands/context.ts";
+import { OPERATOR_COMMANDS } from "./commands/index.ts";
+import { terminalFor } from "./output.ts";
 import { serve } from "./serve.ts";
 import { serviceCommand } from "./service.ts";
 
@@ -18,6 +20,12 @@ Usage: relay [command] [flags]
 Commands:
   start      run the local proxy (default; port 4100)
   cloud      run the hosted/cloud surfaces on their own listener (port 4200)
+  init       write a config file (interactive on a terminal; --yes for scripts)
+  status     is Relay running: port, routing, spend today
+  models     the models Relay routes to, with prices
+  logs       recent requests (--follow to keep watching)
+  budget     hourly and daily spend and limits; 'budget set' changes them
+  doctor     check the config, provider keys and reachability, port and plugins
   service    print a systemd unit for this binary (relay service install --print)
   version    print the version
 
@@ -40,6 +48,54 @@ Runs the hosted/cloud surfaces on their own listener. Default --port 4200.`,
 
 Prints a hardened systemd unit that runs this binary; redirect it to /etc/systemd/system/relay.service.`,
   version: "Usage: relay version",
+  init: `Usage: relay init [flags]
+
+Writes a starting config file ($RELAY_HOME/config.json, or --config FILE). On a
+terminal it asks for each setting; with --yes, or when not on a terminal, it uses
+the flags and the defaults below without asking. Provider keys are detected in
+the environment (e.g. ANTHROPIC_API_KEY) and only written to the file with --save-keys.
+
+  --tier-simple MODEL      model for simple requests (default: picked from the providers with keys)
+  --tier-moderate MODEL    model for moderate requests
+  --tier-complex MODEL     model for complex requests
+  --daily-budget USD       daily spend limit; 0 = none (default 0)
+  --hourly-budget USD      hourly spend limit; 0 = none (default 0)
+  -p, --port N             proxy port (default 4100)
+  --host ADDR              proxy listen address (default 127.0.0.1)
+  --save-keys              write the detected keys into the file
+  -y, --yes                do not ask; use the flags and defaults
+  --force                  overwrite an existing config file
+  --config FILE            file to write`,
+  status: `Usage: relay status [--host ADDR] [--port N] [--config FILE]
+
+Shows whether Relay answers at the configured address (server.host/server.port,
+or --host/--port), its routing state, today's spend and provider credentials.
+Exits 1 when it is not running. Sends RELAY_ADMIN_TOKEN when set.`,
+  models: `Usage: relay models [--all] [--json] [--config FILE]
+
+Lists the routable models of the catalog (with the config's model overrides),
+with prices in USD per million tokens.
+
+  --all     include models that are not routed to
+  --json    print the models as JSON`,
+  logs: `Usage: relay logs [--follow] [--json] [--limit N] [--host ADDR] [--port N] [--config FILE]
+
+Prints the most recent requests from the running server's run log, oldest first.
+
+  -n, --limit N    how many recent runs (1-1000, default 20)
+  -f, --follow     keep polling every second and print new runs as they arrive
+  --json           one JSON object per line`,
+  budget: `Usage: relay budget [--host ADDR] [--port N] [--config FILE]
+       relay budget set [--daily USD] [--hourly USD]
+
+Shows the hourly and daily spend and limits of the running server. 'budget set'
+changes the limits (0 = no limit); the server validates and saves them to its
+config file.`,
+  doctor: `Usage: relay doctor [--host ADDR] [--port N] [--config FILE]
+
+Checks that the config file is valid, which providers have keys, that each
+provider with a key answers at its base URL, that the port is free (or served by
+a healthy Relay) and that plugins load. Exits 1 when any check fails.`,
 };
 
 export interface CliIO {
@@ -61,7 +117,7 @@ export async function main(argv: string[], env: Env = process.env, io: CliIO = s
       case "cloud": {
         const { values } = parseFlags(args, LISTEN_FLAGS, command);
         if (values.help) return printHelp(io, command);
-        const loaded = load(values, env, command === "start" ? "server" : "cloud");
+        const loaded = loadCommandConfig(values, env, command === "start" ? "server" : "cloud");
         const log = createLogger(loaded.config.logLevel);
         return await serve(command, loaded, env, log);
       }
@@ -73,6 +129,13 @@ export async function main(argv: string[], env: Env = process.env, io: CliIO = s
       }
       case "service":
         return serviceCommand(args, io, HELP.service!);
+      case "init":
+      case "status":
+      case "models":
+      case "logs":
+      case "budget":
+      case "doctor":
+        return await OPERATOR_COMMANDS[command]!(args, { env, io, term: terminalFor(process, env), help: HELP[command]! });
       case "help":
         return printHelp(io, rest[0] && HELP[rest[0]] ? rest[0] : "main");
       default:
@@ -90,11 +153,6 @@ export async function main(argv: string[], env: Env = process.env, io: CliIO = s
 function printHelp(io: CliIO, command: string): number {
   io.out(`${HELP[command] ?? HELP.main}\n`);
   return 0;
-}
-
-function load(values: Record<string, unknown>, env: Env, listenKey: "server" | "cloud"): LoadedConfig {
-  const file = configFile(env, values.config as string | undefined);
-  return loadConfig({ file: file.path, env, flags: flagLayer(values, listenKey), requireFile: file.explicit });
 }
 
 export type { Logger };
