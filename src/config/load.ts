@@ -43,6 +43,8 @@ function mergeInto(target: Tree, layer: Tree, name: Layer, sources: Record<strin
     if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
     const p = `${path}/${key}`;
     if (isPlainObject(value) && isPlainObject(target[key])) {
+      // An empty object recorded as a leaf stops being one once this layer fills it.
+      if (Object.keys(value).length > 0) delete sources[p];
       mergeInto(target[key] as Tree, value, name, sources, p);
     } else {
       target[key] = structuredClone(value);

@@ -4,7 +4,7 @@
 
 import { LATEST_VERSION, type Dialect } from "./migrations.ts";
 import { fromAgentRow, fromModelTotalsRow, fromRunRow, fromTotalsRow, TOTALS_SELECT } from "./row.ts";
-import type { Agent, ModelTotals, RunQuery, RunRecord, RunTotals, Store } from "./types.ts";
+import type { Agent, ModelTotals, RunQuery, RunRecord, RunTotals, SeriesBucket, Store } from "./types.ts";
 
 export type Row = Record<string, unknown>;
 
@@ -79,6 +79,23 @@ export abstract class SqlStore implements Store {
       [since, max],
     );
     return rows.map((r) => Number(r.latency_ms));
+  }
+
+  async series(since: number, bucketMs: number): Promise<SeriesBucket[]> {
+    // BIGINT casts make the division integral on both drivers (SQLite reads
+    // any type name containing INT as integer affinity).
+    const rows = await this.all(
+      `SELECT CAST($1 AS BIGINT) + ((ts - CAST($1 AS BIGINT)) / CAST($2 AS BIGINT)) * CAST($2 AS BIGINT) AS bucket,
+         ${TOTALS_SELECT}, AVG(latency_ms) AS latency_avg, MAX(latency_ms) AS latency_max
+       FROM runs WHERE ts >= $1 GROUP BY bucket ORDER BY bucket`,
+      [since, bucketMs],
+    );
+    return rows.map((r) => ({
+      ts: Number(r.bucket),
+      ...fromTotalsRow(r),
+      latencyAvgMs: Number(r.latency_avg),
+      latencyMaxMs: Number(r.latency_max),
+    }));
   }
 
   prune(before: number): Promise<number> {

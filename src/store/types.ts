@@ -69,6 +69,14 @@ export interface ModelTotals extends RunTotals {
   provider: string;
 }
 
+/** Runs of one time bucket (dashboard charts). */
+export interface SeriesBucket extends RunTotals {
+  /** Bucket start, ms since the epoch. */
+  ts: number;
+  latencyAvgMs: number;
+  latencyMaxMs: number;
+}
+
 export interface RunLog {
   /** Insert a batch atomically; records whose id exists are ignored. */
   insertRuns(records: RunRecord[]): Promise<void>;
@@ -78,6 +86,11 @@ export interface RunLog {
   totalsByModel(since: number): Promise<ModelTotals[]>;
   /** Latencies (ms) of runs since `since`, for percentiles; at most `max` newest. */
   latencies(since: number, max: number): Promise<number[]>;
+  /**
+   * Runs since `since` grouped into buckets of `bucketMs` starting at `since`,
+   * oldest first; buckets without runs are left out.
+   */
+  series(since: number, bucketMs: number): Promise<SeriesBucket[]>;
   /** Delete runs older than `before`; returns how many. */
   prune(before: number): Promise<number>;
 }

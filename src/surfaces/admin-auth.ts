@@ -25,7 +25,7 @@ export function tokenMatches(given: string, expected: string): boolean {
 /** Throws 401 unless the request may use admin routes. */
 export function requireAdmin(request: Request, opts: { host: string; adminToken?: string }): void {
   if (!opts.adminToken) {
-    if (isLoopback(opts.host)) return;
+    if (isLoopback(opts.host)) return requireLocalOrigin(request);
     throw new HttpError(401, "unauthorized", "Admin token required");
   }
   const auth = request.headers.get("authorization") ?? "";

@@ -147,7 +147,7 @@ describe("fallback", () => {
     expect(response.headers.get("x-svc-fallback-used")).toBe("true");
     const run = (await runs(w)).find((r) => r.id === response.headers.get("x-svc-request-id"))!;
     expect(run.fallbackUsed).toBe(true);
-    expect(run.events.map((e) => e.type)).toEqual(["error", "fallback"]);
+    expect(run.events.map((e) => e.type)).toEqual(["error", "fallback", "attempt"]);
   });
 
   test("the client's own 4xx is never retried on another vendor", async () => {

@@ -223,17 +223,20 @@ async function attemptAll(
     for (;;) {
       run.attempts++;
       run.routed = model;
+      const attemptStart = performance.now();
       let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, signal);
       if (outcome.kind === "response" && outcome.stream) {
         const started = await startStream(deps, call, routing, run, model, provider, outcome, estimate, settle, signal);
         if (started instanceof Response) {
           deps.cooldown.recordSuccess(provider.name);
+          run.events.push(attemptEvent(model, provider, attemptStart));
           return started;
         }
         outcome = started;
       }
       if (outcome.kind === "response" && !outcome.stream) {
         deps.cooldown.recordSuccess(provider.name);
+        run.events.push(attemptEvent(model, provider, attemptStart));
         const res = outcome.res;
         run.usage = res.usage;
         if (routing.judge && escalations < maxEscalations && i < routing.candidates.length - 1) {
@@ -276,6 +279,15 @@ async function attemptAll(
   }
   throw finalError(routing, failures, run);
 }
+
+/** A successful vendor call (failures are logged as `error` events). */
+const attemptEvent = (model: ModelInfo, provider: ProviderPlugin, start: number): RunEvent => ({
+  type: "attempt",
+  model: model.id,
+  provider: provider.name,
+  status: 200,
+  latencyMs: Math.round(performance.now() - start),
+});
 
 function pickKey(deps: RouterDeps, provider: ProviderPlugin, model: ModelInfo, requested: string, clientKey: string | undefined): string | undefined {
   const envKey = providerKey(provider, deps.config(), deps.env);

@@ -1,0 +1,124 @@
+// What the dashboard's JSON endpoints answer. Traffic figures come from the
+// telemetry surface's computations; this module only shapes them per range.
+import type { Relay } from "../../relay.ts";
+import type { RunRecord, SeriesBucket } from "../../store/types.ts";
+import { HttpError } from "../http.ts";
+import { health, intParam, savingsSince, statsSince } from "../telemetry/index.ts";
+import { RANGES, type RangeName } from "./ranges.ts";
+
+export async function summary(relay: Relay, range: RangeName) {
+  const since = Date.now() - RANGES[range].ms;
+  const [stats, savings] = await Promise.all([
+    statsSince(relay, since),
+    // A baseline missing from the catalog hides the savings card, not the page.
+    savingsSince(relay, since).catch((e: unknown) => {
+      if (e instanceof HttpError) return { error: e.message };
+      throw e;
+    }),
+  ]);
+  // No timestamps in the answer: unchanged traffic keeps its ETag between polls.
+  return {
+    range,
+    requests: stats.requests,
+    errors: stats.errors,
+    fallbacks: stats.fallbacks,
+    successRate: stats.successRate,
+    costUsd: stats.costUsd,
+    latencyMs: { p50: stats.latencyMs.p50, p95: stats.latencyMs.p95 },
+    savings: "error" in savings
+      ? savings
+      : { baselineModel: savings.baselineModel, savedUsd: savings.savedUsd, savedPercent: savings.savedPercent, baselineUsd: savings.baselineUsd },
+    models: stats.models.map((m) => ({ model: m.model, provider: m.provider, requests: m.requests, costUsd: m.costUsd })),
+  };
+}
+
+/** Chart points for the range, one per bucket, empty buckets as zero traffic. */
+export async function series(relay: Relay, range: RangeName) {
+  const { ms, bucketMs } = RANGES[range];
+  const now = Date.now();
+  const start = Math.floor((now - ms) / bucketMs) * bucketMs;
+  const byTs = new Map((await relay.store.series(start, bucketMs)).map((b) => [b.ts, b]));
+  const points = [];
+  for (let ts = start; ts <= now; ts += bucketMs) {
+    const b: SeriesBucket | undefined = byTs.get(ts);
+    points.push({
+      ts,
+      requests: b?.requests ?? 0,
+      errors: b?.errors ?? 0,
+      costUsd: b?.costUsd ?? 0,
+      latencyAvgMs: b ? b.latencyAvgMs : null,
+      latencyMaxMs: b ? b.latencyMaxMs : null,
+    });
+  }
+  return { range, bucketMs, points };
+}
+
+const optionalText = (url: URL, name: string): string | undefined => url.searchParams.get(name)?.trim() || undefined;
+
+/** One page of the request log, newest first, with the store's filters. */
+export async function runs(relay: Relay, url: URL) {
+  const limit = intParam(url, "limit", 25, 1, 200);
+  const offset = intParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
+  const status = url.searchParams.get("status") ? intParam(url, "status", 0, 100, 599) : undefined;
+  const page = await relay.store.listRuns({
+    limit,
+    offset,
+    model: optionalText(url, "model"),
+    provider: optionalText(url, "provider"),
+    status,
+    sessionKey: optionalText(url, "session"),
+  });
+  return { runs: page.runs.map(logRow), total: page.total, limit, offset };
+}
+
+/** The columns of the log table; the drawer fetches the whole record. */
+const logRow = (r: RunRecord) => ({
+  id: r.id,
+  ts: r.ts,
+  requestedModel: r.requestedModel,
+  routedModel: r.routedModel,
+  provider: r.provider,
+  strategy: r.strategy,
+  status: r.status,
+  outcome: r.outcome,
+  stream: r.stream,
+  latencyMs: r.latencyMs,
+  inputTokens: r.inputTokens,
+  outputTokens: r.outputTokens,
+  costUsd: r.costUsd,
+  sessionKey: r.sessionKey ?? null,
+});
+
+export async function run(relay: Relay, id: string): Promise<RunRecord> {
+  const r = await relay.store.getRun(id);
+  if (!r) throw new HttpError(404, "not_found", `No run with id ${id}`);
+  return r;
+}
+
+/** Requests-per-minute headroom of each model with a limit: configured ones and, under a default limit, those seen in the last hour. */
+async function headroom(relay: Relay) {
+  const { rpm, rpmDefault } = relay.config().limits;
+  const models = new Map<string, { model: string; provider: string }>();
+  for (const id of Object.keys(rpm)) {
+    const m = relay.catalog.resolve(id);
+    if (m) models.set(`${m.provider}:${m.id}`, { model: m.id, provider: m.provider });
+  }
+  if (rpmDefault > 0) {
+    for (const m of await relay.store.totalsByModel(Date.now() - 3_600_000)) models.set(`${m.provider}:${m.model}`, m);
+  }
+  const rows = [];
+  for (const { model, provider } of models.values()) {
+    // The same key and limit the router's pipeline acquires with.
+    const limit = rpm[model] ?? rpmDefault;
+    if (limit <= 0) continue;
+    const d = await relay.rate.peek(`model:${provider}:${model}`, limit);
+    rows.push({ model, provider, limit, remaining: d.remaining, resetSec: d.resetSec });
+  }
+  return rows;
+}
+
+/** The fast-moving state: routing switch, provider health, budgets and rate headroom. */
+export async function live(relay: Relay) {
+  const [providers, budget, rate] = await Promise.all([health(relay), relay.budget.status(), headroom(relay)]);
+  return { now: Date.now(), routing: relay.control.snapshot(), providers: providers.providers, budget, rate };
+}

@@ -1,0 +1,80 @@
+/** @jsxImportSource @kitajs/html */
+// The page frame shared by the overview and settings pages. Markup only: the
+// data is fetched by the client script with the admin token, because a
+// browser navigation cannot carry an Authorization header.
+import type { Children } from "@kitajs/html";
+import { VERSION } from "../../version.ts";
+import { ASSET_PATHS } from "./assets.ts";
+
+export type PageName = "overview" | "settings";
+
+const NAV: { page: PageName; href: string; label: string }[] = [
+  { page: "overview", href: "/dashboard", label: "Overview" },
+  { page: "settings", href: "/dashboard/settings", label: "Settings" },
+];
+
+export function Layout(props: { page: PageName; title: string; children: Children }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title safe>{`${props.title} · Relay`}</title>
+        <link rel="icon" href={ASSET_PATHS.icon} type="image/svg+xml" />
+        <link rel="stylesheet" href={ASSET_PATHS.uplotCss} />
+        <link rel="stylesheet" href={ASSET_PATHS.appCss} />
+        <script src={ASSET_PATHS.uplotJs} defer></script>
+        <script src={ASSET_PATHS.appJs} defer></script>
+      </head>
+      <body data-page={props.page}>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="topbar">
+          <div class="brand">
+            <span class="logo" aria-hidden="true">R</span>
+            <span class="brand-name">Relay</span>
+            <span class="version" safe>{`v${VERSION}`}</span>
+          </div>
+          <nav aria-label="Dashboard pages">
+            {NAV.map((n) => (
+              <a href={n.href} aria-current={n.page === props.page ? "page" : undefined} safe>
+                {n.label}
+              </a>
+            ))}
+          </nav>
+          <div class="topbar-end">
+            <span id="routing-pill" class="pill" role="status" aria-live="polite">…</span>
+            <button type="button" id="token-button" class="btn ghost" aria-label="Set admin token">Token</button>
+          </div>
+        </header>
+        <main id="main" tabindex="-1">
+          <noscript><p class="notice">The dashboard needs JavaScript to load its data.</p></noscript>
+          <div id="toast" class="toast" role="status" aria-live="polite" hidden></div>
+          {props.children}
+        </main>
+        <dialog id="confirm-dialog" class="modal" aria-labelledby="confirm-title">
+          <form method="dialog">
+            <h2 id="confirm-title">Are you sure?</h2>
+            <p id="confirm-text"></p>
+            <div class="actions">
+              <button type="submit" value="cancel" class="btn">Cancel</button>
+              <button type="submit" value="ok" id="confirm-ok" class="btn primary">Confirm</button>
+            </div>
+          </form>
+        </dialog>
+        <dialog id="token-dialog" class="modal" aria-labelledby="token-title">
+          <form method="dialog">
+            <h2 id="token-title">Admin token</h2>
+            <p>Off loopback, Relay requires its admin token. It is kept in this tab only (sessionStorage).</p>
+            <label for="token-input">Token</label>
+            <input id="token-input" type="password" autocomplete="off" spellcheck="false" />
+            <div class="actions">
+              <button type="submit" value="cancel" class="btn">Cancel</button>
+              <button type="submit" value="save" class="btn primary">Save</button>
+            </div>
+          </form>
+        </dialog>
+      </body>
+    </html>
+  );
+}
