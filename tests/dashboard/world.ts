@@ -5,12 +5,6 @@
  */
 import { startFakeVendor, type FakeVendor } from "../fakes/vendor.ts";
 import { startRelay, type TestRelay } from "../helpers/relay.ts";
-import { listen, type Listener } from "../../src/runtime/serve.ts";
-import { createApp } from "../../src/surfaces/app.ts";
-import { controlSurface } from "../../src/surfaces/control/index.ts";
-import { dashboardSurface } from "../../src/surfaces/dashboard/index.ts";
-import { proxyFallback, proxySurface } from "../../src/surfaces/proxy/index.ts";
-import { telemetrySurface } from "../../src/surfaces/telemetry/index.ts";
 
 export interface DashboardWorld {
   /** Origin serving the proxy, control, telemetry and dashboard surfaces. */
@@ -27,17 +21,12 @@ export async function startDashboardWorld(opts: { config?: Record<string, unknow
     env: { ANTHROPIC_BASE_URL: anthropic.url, ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_BASE_URL: `${openai.url}/v1`, OPENAI_API_KEY: "sk-test" },
     config: { limits: { rpm: { "gpt-4o-mini": 60 } }, ...opts.config },
   });
-  // Its own listener with the dashboard composed in, independent of the CLI's surface list.
-  const r = relay.relay;
-  const fetch = createApp([proxySurface(r), controlSurface(r), telemetrySurface(r), dashboardSurface(r)], { log: r.log, fallback: proxyFallback(r) });
-  const listener: Listener = listen({ hostname: "127.0.0.1", port: 0, fetch, maxRequestBodySize: 1 << 20, idleTimeoutSec: 60 });
   return {
-    url: listener.url,
+    url: relay.url,
     relay,
     anthropic,
     openai,
     async stop() {
-      await listener.stop(1000);
       await relay.stop();
       await Promise.all([anthropic.close(), openai.close()]);
     },

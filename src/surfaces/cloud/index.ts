@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { VERSION } from "../../version.ts";
 import { json } from "../http.ts";
+import * as docs from "../docs/operations/cloud.ts";
 
 async function hostedHealth(relay: Relay) {
   const database = await relay.store.integrityCheck().then((ok) => (ok ? "healthy" : "unhealthy"), () => "unreachable");
@@ -18,6 +19,6 @@ async function hostedHealth(relay: Relay) {
 
 export function cloudSurface(relay: Relay) {
   return new Elysia({ name: "cloud" })
-    .get("/health", async () => json(await hostedHealth(relay)))
-    .get("/api/health", async () => json(await hostedHealth(relay)));
+    .get("/health", async () => json(await hostedHealth(relay)), { detail: docs.health })
+    .get("/api/health", async () => json(await hostedHealth(relay)), { detail: docs.health });
 }

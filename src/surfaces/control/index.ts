@@ -11,6 +11,7 @@ import { VERSION } from "../../version.ts";
 import { adminGuard } from "../admin-auth.ts";
 import { parseJsonObject, readBody } from "../body.ts";
 import { HttpError, json } from "../http.ts";
+import * as docs from "../docs/operations/control.ts";
 
 /** Config patches are applied one at a time so two patches never interleave. */
 let patchQueue: Promise<unknown> = Promise.resolve();
@@ -85,12 +86,12 @@ export function controlSurface(relay: Relay) {
       relay.control.enable();
       relay.log.info("routing enabled");
       return json({ routing: "enabled" });
-    }, { parse: "none" })
+    }, { parse: "none", detail: docs.enable })
     .post("/control/disable", () => {
       relay.control.disable();
       relay.log.info("routing disabled");
       return json({ routing: "disabled" });
-    }, { parse: "none" })
+    }, { parse: "none", detail: docs.disable })
     .get("/control/status", () =>
       json({
         version: VERSION,
@@ -102,19 +103,19 @@ export function controlSurface(relay: Relay) {
           failed: relay.plugins.failed,
         },
       }),
-    )
+    { detail: docs.status })
     .get("/control/stats", async () => {
       const since = Date.now() - 86_400_000;
       const [totals, budget] = await Promise.all([relay.store.totals(since), relay.budget.status()]);
       return json({ window: "24h", totals, budget, runLog: { ...relay.writer.stats, pending: relay.writer.pending } });
-    })
-    .post("/control/config", ({ request }) => patchConfig(relay, request), { parse: "none" })
+    }, { detail: docs.stats })
+    .post("/control/config", ({ request }) => patchConfig(relay, request), { parse: "none", detail: docs.patchConfig })
     .post("/control/kill", async ({ request }) => {
       const target = await killBody(request);
       const aborted = relay.control.kill(target);
       relay.log.warn("sessions killed", { target: "all" in target ? "all" : target.sessionKey, aborted });
       return json({ killed: "all" in target ? "all" : target.sessionKey, aborted });
-    }, { parse: "none" })
-    .get("/v1/config", () => json(redact(relay.config())))
-    .get("/dashboard/config", () => json({ config: redact(relay.config()), sources: relay.loaded.sources, file: relay.loaded.file }));
+    }, { parse: "none", detail: docs.kill })
+    .get("/v1/config", () => json(redact(relay.config())), { detail: docs.config })
+    .get("/dashboard/config", () => json({ config: redact(relay.config()), sources: relay.loaded.sources, file: relay.loaded.file }), { detail: docs.dashboardConfig });
 }

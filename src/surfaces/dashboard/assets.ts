@@ -5,7 +5,7 @@ import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import appCss from "./assets/app.css" with { type: "text" };
 import appJs from "./assets/app.js" with { type: "text" };
 import icon from "./assets/icon.svg" with { type: "text" };
-import { etagOf } from "./respond.ts";
+import { etagOf } from "../respond.ts";
 
 export interface Asset {
   text: string;

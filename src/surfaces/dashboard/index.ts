@@ -10,7 +10,8 @@ import { ASSETS } from "./assets.ts";
 import { live, run, runs, series, summary } from "./data.ts";
 import { OverviewPage, SettingsPage } from "./pages.tsx";
 import { rangeParam } from "./ranges.ts";
-import { guarded, jsonWithEtag, secure, withEtag } from "./respond.ts";
+import { guarded, jsonWithEtag, secure, withEtag } from "../respond.ts";
+import * as docs from "../docs/operations/dashboard.ts";
 
 const HTML = "text/html; charset=utf-8";
 
@@ -24,16 +25,16 @@ export function dashboardSurface(relay: Relay) {
   // Pages and assets hold no data and are open, because a browser navigation
   // cannot send the bearer token; every data endpoint below is admin-only.
   const open = new Elysia({ name: "dashboard-pages" })
-    .get("/", overview)
-    .get("/dashboard", overview)
-    .get("/dashboard/settings", settings)
+    .get("/", overview, { detail: docs.overview })
+    .get("/dashboard", overview, { detail: docs.overview })
+    .get("/dashboard/settings", settings, { detail: docs.settings })
     .get("/dashboard/assets/:name", ({ params, request }) =>
       guarded(request, relay.log, () => {
         const a = ASSETS[params.name];
         if (!a) throw new HttpError(404, "not_found", `No dashboard asset ${params.name}`);
         return withEtag(request, a.text, a.contentType, a.etag);
       }),
-    );
+    { detail: docs.asset });
 
   const api = new Elysia({ name: "dashboard-api" })
     .onBeforeHandle({ as: "local" }, ({ request }) => {
@@ -46,13 +47,13 @@ export function dashboardSurface(relay: Relay) {
     })
     .get("/dashboard/api/summary", ({ request }) =>
       guarded(request, relay.log, async () => jsonWithEtag(request, await summary(relay, rangeParam(new URL(request.url))))),
-    )
+    { detail: docs.summary })
     .get("/dashboard/api/series", ({ request }) =>
       guarded(request, relay.log, async () => jsonWithEtag(request, await series(relay, rangeParam(new URL(request.url))))),
-    )
-    .get("/dashboard/api/runs", ({ request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await runs(relay, new URL(request.url)))))
-    .get("/dashboard/api/runs/:id", ({ params, request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await run(relay, params.id))))
-    .get("/dashboard/api/live", ({ request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await live(relay))));
+    { detail: docs.series })
+    .get("/dashboard/api/runs", ({ request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await runs(relay, new URL(request.url)))), { detail: docs.runs })
+    .get("/dashboard/api/runs/:id", ({ params, request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await run(relay, params.id))), { detail: docs.run })
+    .get("/dashboard/api/live", ({ request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await live(relay))), { detail: docs.live });
 
   return new Elysia({ name: "dashboard" }).use(open).use(api);
 }

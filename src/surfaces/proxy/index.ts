@@ -15,6 +15,7 @@ import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
 import { parseJsonObject, readBody } from "../body.ts";
 import { HttpError, errorResponse, json } from "../http.ts";
 import { requestInfo } from "../app.ts";
+import * as docs from "../docs/operations/proxy.ts";
 
 export function healthBody(relay: Relay) {
   return {
@@ -107,13 +108,13 @@ function listModels(relay: Relay, request: Request): Response {
 export function proxySurface(relay: Relay) {
   const health = () => json(healthBody(relay));
   return new Elysia({ name: "proxy" })
-    .get("/health", health)
-    .get("/healthz", health)
-    .get("/status", health)
-    .post("/v1/messages", ({ request }) => chat(relay, request, "anthropic"), { parse: "none" })
-    .post("/v1/messages/count_tokens", ({ request }) => countTokens(relay, request), { parse: "none" })
-    .post("/v1/chat/completions", ({ request }) => chat(relay, request, "openai"), { parse: "none" })
-    .get("/v1/models", ({ request }) => listModels(relay, request));
+    .get("/health", health, { detail: docs.health })
+    .get("/healthz", health, { detail: docs.health })
+    .get("/status", health, { detail: docs.health })
+    .post("/v1/messages", ({ request }) => chat(relay, request, "anthropic"), { parse: "none", detail: docs.messages })
+    .post("/v1/messages/count_tokens", ({ request }) => countTokens(relay, request), { parse: "none", detail: docs.countTokens })
+    .post("/v1/chat/completions", ({ request }) => chat(relay, request, "openai"), { parse: "none", detail: docs.chatCompletions })
+    .get("/v1/models", ({ request }) => listModels(relay, request), { detail: docs.models });
 }
 
 /** Substring routes of spec §4.2 rule 1, tried only when no exact route matched. */

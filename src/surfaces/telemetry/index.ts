@@ -7,6 +7,7 @@ import type { Relay } from "../../relay.ts";
 import type { ModelTotals } from "../../store/types.ts";
 import { adminGuard } from "../admin-auth.ts";
 import { HttpError, json } from "../http.ts";
+import * as docs from "../docs/operations/telemetry.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -111,17 +112,17 @@ export function telemetrySurface(relay: Relay) {
     .get("/v1/telemetry/stats", async ({ request }) => {
       const days = intParam(new URL(request.url), "days", 7, 1, 365);
       return json({ days, ...(await statsSince(relay, Date.now() - days * DAY_MS)) });
-    })
+    }, { detail: docs.stats })
     .get("/v1/telemetry/runs", async ({ request }) => {
       const url = new URL(request.url);
       const limit = intParam(url, "limit", 50, 1, 1000);
       const offset = intParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
       const { runs, total } = await relay.store.listRuns({ limit, offset });
       return json({ runs, total, limit, offset });
-    })
+    }, { detail: docs.runs })
     .get("/v1/telemetry/savings", async ({ request }) => {
       const days = intParam(new URL(request.url), "days", 7, 1, 365);
       return json({ days, ...(await savingsSince(relay, Date.now() - days * DAY_MS)) });
-    })
-    .get("/v1/telemetry/health", async () => json(await health(relay)));
+    }, { detail: docs.savings })
+    .get("/v1/telemetry/health", async () => json(await health(relay)), { detail: docs.health });
 }

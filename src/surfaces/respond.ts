@@ -1,7 +1,7 @@
 // Every dashboard response goes out through here: the security headers, and
 // ETags so the page's polling costs a 304 when nothing changed.
-import type { Logger } from "../../core/log.ts";
-import { toErrorResponse } from "../app.ts";
+import type { Logger } from "../core/log.ts";
+import { toErrorResponse } from "./app.ts";
 
 const SECURITY_HEADERS: Record<string, string> = {
   // No inline script or style anywhere: every asset is a separate embedded file.

@@ -1,0 +1,99 @@
+// The OpenAPI 3.1 document, generated from the routes Elysia registered: each
+// route's path and method come from the router and its operation from the
+// `detail` the route carries (./operations/*). A route without one is an
+// error, so a new route cannot ship undocumented. TypeBox schemas carrying an
+// `$id` are moved into components.schemas and referenced from the operations.
+//
+// Why not @elysiajs/openapi: it documents routes from their validation
+// schemas, but the proxy's routes must not validate (they pass unknown vendor
+// fields through and answer errors in the client's own format), and its UI
+// loads from a CDN. Building the document here keeps both under our control.
+import type { AnyElysia } from "elysia";
+import { ADMIN_SCHEME } from "./operations/common.ts";
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiDocument {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json>; headers: Record<string, Json>; securitySchemes: Record<string, Json> };
+}
+
+const TAGS = [
+  { name: "proxy", description: "The model routes: Anthropic Messages, OpenAI Chat Completions, token counting, model list." },
+  { name: "service", description: "Health checks." },
+  { name: "control", description: "Administrative switches, status and configuration." },
+  { name: "telemetry", description: "What the run log says about traffic, spend, savings and provider health." },
+  { name: "dashboard", description: "The dashboard's pages, assets and data endpoints." },
+  { name: "docs", description: "This document and its browser." },
+];
+
+const DESCRIPTION = [
+  "Relay routes model requests across vendors.",
+  "Errors: the Anthropic routes answer in Anthropic's error shape, the chat-completions and model-list routes in OpenAI's, every other route in the spec's `{error: {code, message, details?}, request_id}`.",
+  "Every response carries `x-svc-request-id`.",
+  "Admin routes need `Authorization: Bearer <adminToken>` whenever Relay listens beyond loopback or a token is configured.",
+].join("\n\n");
+
+const REQUEST_ID_HEADER = { $ref: "#/components/headers/x-svc-request-id" };
+
+/** `/dashboard/api/runs/:id` → `/dashboard/api/runs/{id}` */
+export const openApiPath = (elysiaPath: string): string => elysiaPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+
+export function openApiDocument(surfaces: AnyElysia[], info: { title: string; version: string }): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = {};
+  const undocumented: string[] = [];
+  for (const surface of surfaces) {
+    for (const route of surface.routes) {
+      const detail: Json | undefined = route.hooks?.detail;
+      if (!detail?.responses) {
+        undocumented.push(`${route.method} ${route.path}`);
+        continue;
+      }
+      (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = withRequestIdHeader(detail);
+    }
+  }
+  if (undocumented.length) throw new Error(`routes without OpenAPI detail (add one in src/surfaces/docs/operations): ${undocumented.join(", ")}`);
+
+  const schemas: Record<string, Json> = {};
+  return {
+    openapi: "3.1.0",
+    info: { ...info, description: DESCRIPTION },
+    tags: TAGS,
+    paths: hoistSchemas(paths, schemas) as OpenApiDocument["paths"],
+    components: {
+      schemas,
+      headers: { "x-svc-request-id": { description: "Relay's id of the request (req_…), also the run-log id", schema: { type: "string", pattern: "^req_" } } },
+      securitySchemes: {
+        [ADMIN_SCHEME]: { type: "http", scheme: "bearer", description: "The admin token (config adminToken or RELAY_ADMIN_TOKEN)." },
+      },
+    },
+  };
+}
+
+function withRequestIdHeader(op: Json): Json {
+  const responses: Json = {};
+  for (const [status, r] of Object.entries(op.responses as Record<string, Json>)) {
+    responses[status] = { ...r, headers: { "x-svc-request-id": REQUEST_ID_HEADER, ...(r.headers as Json | undefined) } };
+  }
+  return { ...op, responses };
+}
+
+/**
+ * A JSON copy of `value` in which every schema with an `$id` is replaced by a
+ * reference to its entry in `schemas`. TypeBox's symbol keys are left behind.
+ */
+function hoistSchemas(value: unknown, schemas: Record<string, Json>): unknown {
+  if (Array.isArray(value)) return value.map((v) => hoistSchemas(v, schemas));
+  if (value === null || typeof value !== "object") return value;
+  const { $id, ...rest } = value as Json;
+  const copy: Json = {};
+  for (const [k, v] of Object.entries(rest)) copy[k] = hoistSchemas(v, schemas);
+  if (typeof $id !== "string") return copy;
+  const known = schemas[$id];
+  if (known && JSON.stringify(known) !== JSON.stringify(copy)) throw new Error(`two different schemas share the $id ${$id}`);
+  schemas[$id] = copy;
+  return { $ref: `#/components/schemas/${$id}` };
+}

@@ -1,0 +1,81 @@
+// Building blocks of the routes' OpenAPI operations (the `detail` each route
+// carries): JSON bodies, the error responses of each error style, admin auth.
+import type { TSchema } from "@sinclair/typebox";
+import type { DocumentDecoration } from "elysia";
+import type { ErrorStyle } from "../../http.ts";
+import { AnthropicError, OpenAIError, SpecError } from "../../schemas.ts";
+
+export type Operation = DocumentDecoration;
+type Responses = NonNullable<Operation["responses"]>;
+type Parameter = NonNullable<Operation["parameters"]>[number];
+
+/** Names the document's components use; openapi.ts defines them. */
+export const ADMIN_SCHEME = "adminToken";
+
+/**
+ * A JSON Schema where Elysia's `detail` types expect an OpenAPI 3.0 schema
+ * object: OpenAPI 3.1 takes JSON Schema 2020-12 (and so TypeBox) as is.
+ */
+export const asSchema = (s: TSchema | object) => s as never;
+
+export const jsonContent = (schema: TSchema) => ({ "application/json": { schema: asSchema(schema) } });
+
+export const jsonResponse = (description: string, schema: TSchema, headers?: Record<string, object>) => ({
+  description,
+  content: jsonContent(schema),
+  ...(headers ? { headers } : {}),
+});
+
+export const jsonRequestBody = (schema: TSchema, description?: string) => ({
+  required: true,
+  ...(description ? { description } : {}),
+  content: jsonContent(schema),
+});
+
+export const queryParameter = (name: string, schema: TSchema, description?: string): Parameter => ({
+  name,
+  in: "query",
+  required: false,
+  ...(description ? { description } : {}),
+  schema: asSchema(schema),
+});
+
+export const pathParameter = (name: string, schema: TSchema, description: string): Parameter => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: asSchema(schema),
+});
+
+export const headerParameter = (name: string, description: string): Parameter => ({
+  name,
+  in: "header",
+  required: false,
+  description,
+  schema: asSchema({ type: "string" }),
+});
+
+const ERROR_SCHEMA: Record<ErrorStyle, TSchema> = { spec: SpecError, anthropic: AnthropicError, openai: OpenAIError };
+
+/** Error responses of one style, keyed by HTTP status. */
+export function errorResponses(style: ErrorStyle, byStatus: Record<number, string>): Responses {
+  const out: Responses = {};
+  for (const [status, description] of Object.entries(byStatus)) out[status] = jsonResponse(description, ERROR_SCHEMA[style]);
+  return out;
+}
+
+/** An admin-guarded operation: the bearer token, and the guard's refusals. */
+export function admin(op: Operation): Operation {
+  return {
+    ...op,
+    security: [{ [ADMIN_SCHEME]: [] }],
+    responses: {
+      ...op.responses,
+      ...errorResponses("spec", {
+        401: "Admin token missing or wrong (required off loopback or when adminToken is set)",
+        403: "Cross-origin browser request refused (loopback without a token)",
+      }),
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// OpenAPI operations of the proxy surface (src/surfaces/proxy/index.ts).
+import type { ErrorStyle } from "../../http.ts";
+import {
+  AnthropicMessagesRequest,
+  AnthropicMessagesResponse,
+  AnthropicModelList,
+  ChatCompletionRequest,
+  ChatCompletionResponse,
+  CountTokensRequest,
+  CountTokensResponse,
+  Health,
+  ModelList,
+} from "../../schemas.ts";
+import { type Operation, asSchema, errorResponses, headerParameter, jsonContent, jsonRequestBody, jsonResponse } from "./common.ts";
+
+const header = (description: string, example?: string) => ({ description, schema: asSchema({ type: "string", ...(example ? { examples: [example] } : {}) }) });
+
+/** Headers reporting the routing decision (spec §4.2 rule 3), set on every routed answer. */
+const ROUTING_HEADERS = {
+  "x-svc-requested-model": header("the model the client asked for", "svc:auto"),
+  "x-svc-routed-model": header("the model that answered", "claude-haiku-4-5"),
+  "x-svc-provider": header("the provider that answered", "anthropic"),
+  "x-svc-strategy": header("the routing strategy used", "cascade"),
+  "x-svc-fallback-used": header("true when another model answered after a failure", "false"),
+  "x-svc-attempts": header("upstream attempts made", "1"),
+  "x-svc-estimated-cost": header("estimated cost in USD, 6 decimals", "0.000120"),
+  "x-svc-overhead-ms": header("the gateway's own time in ms, excluding the vendor's", "0.85"),
+  "x-svc-complexity-tier": header("the prompt's complexity tier, when the strategy classified it", "simple"),
+  "x-svc-routing-reasons": header("why the strategy chose the model, `; `-separated"),
+  "x-svc-dropped-params": header("request fields the routed provider could not honour, comma-separated", "logprobs"),
+  "retry-after": header("seconds; forwarded from the vendor, or set on 429"),
+};
+
+const CLIENT_HEADERS = [
+  headerParameter("x-svc-session", "groups requests into a session (logged; /control/kill ends it); x-claude-code-session-id is read too"),
+  headerParameter("x-svc-metadata", "a JSON object logged with the request, e.g. {\"team\":\"search\"}"),
+];
+
+const MODEL_ROUTE_ERRORS: Record<number, string> = {
+  400: "Invalid JSON, missing model or messages, model not found (with suggestions), routing disabled",
+  401: "No credentials for the routed provider",
+  403: "The request's session was killed",
+  429: "rate_limit_exceeded (Retry-After set) or budget_exceeded",
+  500: "Missing provider API key, all cascade models exhausted, request body too large",
+  502: "Provider error",
+  503: "Provider cooled down, or no candidate model available",
+};
+
+const modelRouteErrors = (style: ErrorStyle) => errorResponses(style, MODEL_ROUTE_ERRORS);
+
+const STREAM_NOTE = "With `stream: true` the answer is `text/event-stream` in the client's own format.";
+
+export const messages: Operation = {
+  tags: ["proxy"],
+  summary: "Anthropic Messages API",
+  description: `Anthropic models only (use /v1/chat/completions for other vendors); virtual models such as svc:auto route among them. Credentials: the client's x-api-key or Authorization bearer, else ANTHROPIC_API_KEY. ${STREAM_NOTE}`,
+  parameters: CLIENT_HEADERS,
+  requestBody: jsonRequestBody(AnthropicMessagesRequest),
+  responses: {
+    200: {
+      description: "The model's answer",
+      headers: ROUTING_HEADERS,
+      content: { ...jsonContent(AnthropicMessagesResponse), "text/event-stream": { schema: { type: "string", description: "Anthropic message stream events" } } },
+    },
+    ...modelRouteErrors("anthropic"),
+  },
+};
+
+export const countTokens: Operation = {
+  tags: ["proxy"],
+  summary: "Count a Messages request's input tokens",
+  description: "Passed through to Anthropic when a credential is available (x-svc-token-count: vendor), otherwise estimated locally (x-svc-token-count: estimate).",
+  requestBody: jsonRequestBody(CountTokensRequest),
+  responses: {
+    200: jsonResponse("The input token count", CountTokensResponse, {
+      "x-svc-token-count": { description: "vendor or estimate", schema: { type: "string", enum: ["vendor", "estimate"] } },
+    }),
+    ...errorResponses("anthropic", { 400: "Invalid request or model not found", 500: "Request body too large", 502: "Provider error" }),
+  },
+};
+
+export const chatCompletions: Operation = {
+  tags: ["proxy"],
+  summary: "OpenAI Chat Completions, routed across every vendor",
+  description: `Any model of any configured provider, an alias, or a virtual model. Also answered at any path containing /chat/completions (e.g. /openai/v1/chat/completions). ${STREAM_NOTE}`,
+  parameters: CLIENT_HEADERS,
+  requestBody: jsonRequestBody(ChatCompletionRequest),
+  responses: {
+    200: {
+      description: "The model's answer",
+      headers: ROUTING_HEADERS,
+      content: { ...jsonContent(ChatCompletionResponse), "text/event-stream": { schema: { type: "string", description: "chat.completion.chunk events, then [DONE]" } } },
+    },
+    ...modelRouteErrors("openai"),
+  },
+};
+
+export const models: Operation = {
+  tags: ["proxy"],
+  summary: "List the virtual and routable models",
+  description: "OpenAI-style by default; Anthropic-style when the request carries anthropic-version. Also answered at any path containing /models.",
+  parameters: [headerParameter("anthropic-version", "present: answer in Anthropic's model-list shape")],
+  responses: {
+    200: { description: "The models", content: { "application/json": { schema: asSchema({ oneOf: [ModelList, AnthropicModelList] }) } } },
+  },
+};
+
+export const health: Operation = {
+  tags: ["service"],
+  summary: "Health check",
+  description: "The same answer at /health, /healthz and /status.",
+  responses: { 200: jsonResponse("The proxy is running", Health) },
+};

@@ -1,0 +1,97 @@
+// /docs in a real browser (Debian's Chromium through playwright-core;
+// scripts/install-browser.sh installs it): the embedded Swagger UI renders the
+// document, lists every proxy route, and asks nothing of any origin but the
+// Relay's, with its CSP in force. Screenshot: test-results/docs.png.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext } from "playwright-core";
+import { startDocsWorld, type DocsWorld } from "./world.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  const reason = `${CHROMIUM} not found (run scripts/install-browser.sh)`;
+  if (process.env.CI === "true") throw new Error(`${reason}: CI requires the browser tests`);
+  console.warn(`${reason}: skipping the docs browser test`);
+}
+
+const RESULTS = path.resolve(import.meta.dir, "../../test-results");
+
+const PROXY_ROUTES = [
+  ["POST", "/v1/messages"],
+  ["POST", "/v1/messages/count_tokens"],
+  ["POST", "/v1/chat/completions"],
+  ["GET", "/v1/models"],
+  ["GET", "/health"],
+  ["GET", "/healthz"],
+  ["GET", "/status"],
+];
+
+describe.skipIf(!hasChromium)("/docs in Chromium", () => {
+  let w: DocsWorld;
+  let context: BrowserContext;
+  let profile: string;
+
+  beforeAll(async () => {
+    w = await startDocsWorld();
+    profile = mkdtempSync(path.join(tmpdir(), "relay-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    mkdirSync(RESULTS, { recursive: true });
+  }, 30_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await w?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  test("renders the operation list offline, every proxy route included", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const requested: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (r) => requested.push(r.url()));
+    page.on("pageerror", (e) => problems.push(e.message));
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(m.text());
+    });
+    try {
+      const res = await page.goto(`${w.url}/docs`);
+      expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");
+
+      const operations = page.locator(".opblock .opblock-summary");
+      await page.locator('.opblock-summary-path[data-path="/v1/chat/completions"]').waitFor();
+      const listed = await operations.evaluateAll((els) =>
+        els.map((el) => `${el.querySelector(".opblock-summary-method")?.textContent} ${el.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`),
+      );
+      for (const [method, route] of PROXY_ROUTES) expect(listed).toContain(`${method} ${route}`);
+      // Every documented operation is on the page.
+      const doc = (await (await fetch(`${w.url}/openapi.json`)).json()) as { paths: Record<string, object> };
+      const documented = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+      expect(listed.length).toBe(documented);
+      expect(await page.locator(".info .title").textContent()).toContain("Relay");
+
+      // Opening an operation shows its documented schema and x-svc-* headers.
+      await page.locator('.opblock-summary-path[data-path="/v1/chat/completions"]').click();
+      const opened = page.locator(".opblock.is-open", { hasText: "/v1/chat/completions" });
+      await opened.locator(".response-col_status", { hasText: "200" }).first().waitFor();
+      expect(await opened.textContent()).toContain("x-svc-routed-model");
+
+      await page.evaluate("window.scrollTo(0, 0)");
+      await page.screenshot({ path: path.join(RESULTS, "docs.png") });
+
+      // Offline: nothing asked of any other origin, and nothing failed (CSP included).
+      expect(requested).toEqual(expect.arrayContaining([`${w.url}/docs/assets/swagger-ui.js`, `${w.url}/openapi.json`]));
+      expect(requested.filter((u) => !u.startsWith("data:") && new URL(u).origin !== w.url)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+});
