@@ -67,6 +67,15 @@ function parseMetadata(h: Headers): Record<string, unknown> {
   throw new HttpError(400, "invalid_request", "x-svc-metadata must be a JSON object", { details: { parameter: "x-svc-metadata", expected: "JSON object" } });
 }
 
+/** Closes a run; the promise resolves when its record is committed (or the wait bound passes). */
+type Settle = (outcome: RunRecord["outcome"], status: number, error?: string) => Promise<void>;
+
+/** Wait for `p`, but never longer than `ms`: a slow or failing store must not hold responses. */
+function boundedWait(p: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}
+
 interface AttemptFailure {
   model: ModelInfo;
   provider: string;
@@ -145,8 +154,9 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   call.request.signal.addEventListener("abort", onClientAbort, { once: true });
   const untrack = deps.control.track(sessionKey, ac);
   let settled = false;
-  const settle = (outcome: RunRecord["outcome"], status: number, error?: string) => {
-    if (settled) return;
+  /** Close the run: free the session slot, settle the budget, log the record. Resolves once the record is durable. */
+  const settle: Settle = (outcome, status, error) => {
+    if (settled) return Promise.resolve();
     settled = true;
     untrack();
     call.request.signal.removeEventListener("abort", onClientAbort);
@@ -156,7 +166,8 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
       const r = reservation;
       (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
     }
-    if (config.telemetry.enabled) deps.writer.write(toRecord(run, routing, status, outcome, cost, error));
+    if (!config.telemetry.enabled) return Promise.resolve();
+    return boundedWait(deps.writer.write(toRecord(run, routing, status, outcome, cost, error)), config.telemetry.durableWaitMs);
   };
 
   try {
@@ -164,7 +175,7 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
     return res;
   } catch (e) {
     const status = e instanceof HttpError ? e.status : 500;
-    settle(ac.signal.aborted ? "cancelled" : "error", status, (e as Error).message);
+    await settle(ac.signal.aborted ? "cancelled" : "error", status, (e as Error).message);
     throw e;
   }
 }
@@ -185,7 +196,7 @@ async function attemptAll(
   signal: AbortSignal,
   clientKey: string | undefined,
   estimate: number,
-  settle: (outcome: RunRecord["outcome"], status: number, error?: string) => void,
+  settle: Settle,
 ): Promise<Response> {
   const config = deps.config();
   const failures: AttemptFailure[] = [];
@@ -248,7 +259,7 @@ async function attemptAll(
             break;
           }
         }
-        return respondJson(deps, call, routing, run, model, provider, res, outcome.text, settle);
+        return await respondJson(deps, call, routing, run, model, provider, res, outcome.text, settle);
       }
       // A failure: decide between retrying the same model, moving on, or giving up.
       const f = (outcome as Extract<AttemptOutcome, { kind: "failure" }>).failure;
@@ -275,7 +286,7 @@ async function attemptAll(
   if (lastAnswer) {
     // Every model in the chain answered uncertainly: the strongest answer is still better than none.
     run.routed = lastAnswer.model;
-    return respondJson(deps, call, routing, run, lastAnswer.model, lastAnswer.provider, lastAnswer.res, lastAnswer.text, settle);
+    return await respondJson(deps, call, routing, run, lastAnswer.model, lastAnswer.provider, lastAnswer.res, lastAnswer.text, settle);
   }
   throw finalError(routing, failures, run);
 }
@@ -472,7 +483,7 @@ function warnOnMismatch(deps: RouterDeps, run: Run, model: ModelInfo, reported: 
   deps.log.warn("model mismatch", { requestId: run.call.requestId, routedModel: model.id, responseModel: reported });
 }
 
-function respondJson(
+async function respondJson(
   deps: RouterDeps,
   call: ChatCall,
   routing: Routing,
@@ -481,14 +492,15 @@ function respondJson(
   provider: ProviderPlugin,
   res: ChatResponse,
   passthroughText: string | undefined,
-  settle: (outcome: RunRecord["outcome"], status: number, error?: string) => void,
-): Response {
+  settle: Settle,
+): Promise<Response> {
   run.usage = res.usage;
   warnOnMismatch(deps, run, model, res.model);
   const cost = costOf(model, res.usage);
   const body = passthroughText ?? JSON.stringify(codecFor(call.clientFormat).encodeResponse(res, { model: res.model || model.id }));
   const headers = { "content-type": "application/json", ...routingHeaders(run, routing, model, provider, cost) };
-  settle("ok", 200, undefined);
+  // The record is committed before the client can see the answer complete.
+  await settle("ok", 200, undefined);
   return new Response(body, { status: 200, headers });
 }
 
@@ -502,7 +514,7 @@ async function startStream(
   provider: ProviderPlugin,
   outcome: Extract<AttemptOutcome, { stream: true }>,
   estimate: number,
-  settle: (outcome: RunRecord["outcome"], status: number, error?: string) => void,
+  settle: Settle,
   signal: AbortSignal,
 ): Promise<Response | Extract<AttemptOutcome, { kind: "failure" }>> {
   const config = deps.config();
@@ -526,7 +538,7 @@ async function startStream(
         run.events.push({ type: "error", model: model.id, provider: provider.name, reason: o.error });
         if (deps.cooldown.recordFailure(provider.name, o.error)) deps.log.warn("provider cooled down", { provider: provider.name, reason: o.error });
       }
-      settle(o.outcome, 200, o.error);
+      return settle(o.outcome, 200, o.error);
     },
   });
   if (!primed.ok) {

@@ -37,8 +37,8 @@ export interface StreamRelayOptions {
   signal: AbortSignal;
   /** Abort the vendor call (client went away, idle timeout). */
   abort(reason: unknown): void;
-  /** Called exactly once when the stream ends, however it ends. */
-  onEnd(outcome: StreamOutcome): void;
+  /** Called exactly once when the stream ends, however it ends; the stream closes after its promise. */
+  onEnd(outcome: StreamOutcome): Promise<void>;
 }
 
 export type PrimeResult =
@@ -122,10 +122,10 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
     }
   };
 
-  const finish = (o: Omit<StreamOutcome, "usage" | "stopReason" | "model" | "firstByteMs">) => {
-    if (finished) return;
+  const finish = (o: Omit<StreamOutcome, "usage" | "stopReason" | "model" | "firstByteMs">): Promise<void> => {
+    if (finished) return Promise.resolve();
     finished = true;
-    opts.onEnd({ ...o, usage, stopReason, model, firstByteMs });
+    return opts.onEnd({ ...o, usage, stopReason, model, firstByteMs });
   };
 
   // ---- priming: read until the first meaningful event, an error, or the end ----
@@ -161,26 +161,27 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
   };
 
   /** The vendor stream ended: close the client stream; one that stopped without its final event must not look complete. */
-  const closeOut = (controller: ReadableStreamDefaultController<Uint8Array>, text: string[]) => {
+  const closeOut = async (controller: ReadableStreamDefaultController<Uint8Array>, text: string[]) => {
     const truncated = (!stopReason && !vendorError) || cutShort !== undefined;
     const reason = idleReason ?? cutShort ?? "vendor stream ended before completion";
     if (truncated) text.push(errorFrame(reason));
     else if (clientEncoder) text.push(clientEncoder.end());
     if (text.length) controller.enqueue(encoder.encode(text.join("")));
-    controller.close();
-    finish({
+    // The run record is committed before the client sees the stream end.
+    await finish({
       outcome: vendorError || truncated ? "error" : "ok",
       error: vendorError?.message ?? (truncated ? reason : undefined),
     });
+    controller.close();
   };
 
   const stream = new ReadableStream<Uint8Array>(
     {
-      start(controller) {
+      async start(controller) {
         firstByteMs = performance.now() - t0;
         if (opts.passthrough) for (const c of pending) controller.enqueue(c);
         else if (pendingText.length) controller.enqueue(encoder.encode(pendingText.join("")));
-        if (ended) closeOut(controller, []);
+        if (ended) await closeOut(controller, []);
       },
       async pull(controller) {
         try {
@@ -192,7 +193,7 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
             const { done, value } = await read();
             if (done) {
               feed(null, out);
-              closeOut(controller, opts.passthrough ? [] : out);
+              await closeOut(controller, opts.passthrough ? [] : out);
               return;
             }
             feed(value, out);
@@ -217,18 +218,22 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
           opts.abort(e);
           try {
             controller.enqueue(encoder.encode(errorFrame(message)));
+          } catch {
+            // client already gone
+          }
+          await finish({ outcome: cancelled ? "cancelled" : "error", error: message });
+          try {
             controller.close();
           } catch {
             // client already gone
           }
-          finish({ outcome: cancelled ? "cancelled" : "error", error: message });
         }
       },
       cancel(reason) {
         clearTimeout(idleTimer);
         reader.cancel(reason).catch(() => {});
         opts.abort(reason ?? new Error("client disconnected"));
-        finish({ outcome: "cancelled", error: "client disconnected" });
+        void finish({ outcome: "cancelled", error: "client disconnected" });
       },
     },
     // One chunk buffered ahead at most: back-pressure reaches the vendor socket.

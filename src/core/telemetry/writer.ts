@@ -1,7 +1,11 @@
-// Batches run records off the request path. write() only queues; a single
-// drain loop inserts batches, so at most one batch is ever in flight. Failed
-// batches go back to the front of the queue and are retried with backoff;
-// records are only lost when the queue overflows maxQueue (oldest first).
+// Batches run records off the request path. write() only queues and returns a
+// promise that settles when the record is committed, so a caller can make a
+// record durable before its response completes (a kill -9 then loses nothing
+// that a client saw finish). Everything written in one event-loop turn is
+// committed together on the next turn by a single drain loop, so at most one
+// batch is ever in flight. Failed batches go back to the front of the queue
+// and are retried with backoff; records are only lost when the queue
+// overflows maxQueue (oldest first).
 
 import type { RunLog, RunRecord } from "../../store/types.ts";
 
@@ -23,6 +27,8 @@ export class RunWriter {
   readonly stats = { written: 0, failed: 0, dropped: 0 };
 
   private queue: RunRecord[] = [];
+  /** Resolvers of write() promises, settled when their record is committed or dropped. */
+  private readonly waiters = new Map<RunRecord, () => void>();
   private inFlight = 0;
   private draining: Promise<void> | undefined;
   private kickScheduled = false;
@@ -54,18 +60,24 @@ export class RunWriter {
     return this.queue.length + this.inFlight;
   }
 
-  /** Queues a record; never blocks and never throws. */
-  write(rec: RunRecord): void {
+  /**
+   * Queues a record; never blocks and never throws. The promise resolves once
+   * the record is committed (or dropped on overflow); ignoring it is fine.
+   */
+  write(rec: RunRecord): Promise<void> {
     this.queue.push(rec);
+    const done = new Promise<void>((resolve) => this.waiters.set(rec, resolve));
     this.dropOverflow();
-    if (this.queue.length >= this.batchSize && !this.kickScheduled) {
-      // Deferred so the insert never runs inside the caller's response path.
+    if (!this.kickScheduled) {
+      // Next turn: the insert never runs inside the caller's response path, and
+      // every record written during this turn joins the same batch.
       this.kickScheduled = true;
-      queueMicrotask(() => {
+      setImmediate(() => {
         this.kickScheduled = false;
         this.kick();
       });
     }
+    return done;
   }
 
   /** Writes everything queued so far, retrying with backoff; rejects after repeated failures. */
@@ -115,6 +127,7 @@ export class RunWriter {
       }
       this.inFlight = 0;
       this.stats.written += batch.length;
+      this.release(batch);
       this.consecutiveFailures = 0;
       this.retryAt = 0;
       this.dropReported = false;
@@ -124,12 +137,19 @@ export class RunWriter {
   private dropOverflow(): void {
     const excess = Math.min(this.pending - this.maxQueue, this.queue.length);
     if (excess <= 0) return;
-    this.queue.splice(0, excess);
+    this.release(this.queue.splice(0, excess));
     this.stats.dropped += excess;
     // One report per overflow burst; a successful batch ends the burst.
     if (!this.dropReported) {
       this.dropReported = true;
       this.report(new Error(`run queue exceeded ${this.maxQueue} records: dropping the oldest`));
+    }
+  }
+
+  private release(records: RunRecord[]): void {
+    for (const rec of records) {
+      this.waiters.get(rec)?.();
+      this.waiters.delete(rec);
     }
   }
 
