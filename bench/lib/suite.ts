@@ -1,0 +1,62 @@
+// What the full bench and the CI bench share: the instant-vendor stack (one
+// fake and one floor per vendor, plus Relay), the once-per-case correctness
+// check, and the throughput cases measured against the floor.
+import { checkOnce, type RatioCase, type Vendor } from "./cases.ts";
+import { load, ratioCase, type Outcome, type Timing } from "./measure.ts";
+import { startFake, startFloor, startRelay, type Target } from "./stack.ts";
+import type { LoadResult } from "./wrk.ts";
+
+/** Text chunks per streamed answer (issue 5 measures 20-chunk streams). */
+export const STREAM_CHUNKS = 20;
+
+export interface InstantStack {
+  floors: Record<Vendor, Target>;
+  relay: Target;
+  stop(): Promise<void>;
+}
+
+export async function startInstantStack(opts: { cpuProfDir?: string } = {}): Promise<InstantStack> {
+  const [openai, anthropic] = await Promise.all([startFake("openai", { chunks: STREAM_CHUNKS }), startFake("anthropic", { chunks: STREAM_CHUNKS })]);
+  const [floorOpenai, floorAnthropic, relay] = await Promise.all([
+    startFloor(openai.url),
+    startFloor(anthropic.url),
+    startRelay({ openai: openai.url, anthropic: anthropic.url, cpuProfDir: opts.cpuProfDir }),
+  ]);
+  const all = [openai, anthropic, floorOpenai, floorAnthropic, relay];
+  return {
+    floors: { openai: floorOpenai, anthropic: floorAnthropic },
+    relay,
+    stop: async () => void (await Promise.all(all.map((t) => t.stop()))),
+  };
+}
+
+/** One request per case through Relay and through the floor must succeed before any load is applied. */
+export async function checkCases(cases: RatioCase[], stack: InstantStack): Promise<void> {
+  for (const c of cases) {
+    await checkOnce(stack.relay.url, c.relay, `case ${c.id} via relay`);
+    await checkOnce(stack.floors[c.vendor].url, c.floor, `case ${c.id} via floor`);
+  }
+}
+
+export const progress = (msg: string): void => void process.stderr.write(`· ${msg}\n`);
+
+/**
+ * Runs each case's floor then Relay. A floor request identical to one
+ * already measured (case d reuses a's) is not measured twice.
+ */
+export async function runRatioCases(cases: RatioCase[], stack: InstantStack, timing: Timing, barOf: (c: RatioCase) => number): Promise<Outcome[]> {
+  const floors = new Map<string, LoadResult>();
+  const outcomes: Outcome[] = [];
+  for (const c of cases) {
+    const key = `${c.vendor} ${c.floor.path} ${c.floor.body}`;
+    let floor = floors.get(key);
+    if (!floor) {
+      progress(`case ${c.id}: floor`);
+      floor = await load(stack.floors[c.vendor].url, c.floor, timing);
+      floors.set(key, floor);
+    }
+    progress(`case ${c.id}: relay`);
+    outcomes.push(await ratioCase(c, floor, stack.relay, timing, barOf(c)));
+  }
+  return outcomes;
+}
