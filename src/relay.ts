@@ -169,6 +169,7 @@ export class Relay implements RouterDeps {
     clearInterval(this.pruneTimer);
     this.unwatch();
     await this.writer.close().catch((e) => this.log.error("run log flush failed", { error: e }));
+    await this.budget.flush().catch((e) => this.log.error("saving budget spend failed", { error: e }));
     await this.store.close();
   }
 }

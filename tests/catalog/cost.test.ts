@@ -73,3 +73,23 @@ describe("costOf", () => {
     expect(costOf(model("sonnet"), usage({ inputTokens: -5, outputTokens: Number.NaN }))).toBe(0);
   });
 });
+
+describe("the flat-price fast path", () => {
+  test("agrees with genai-prices' own calculation for every catalogued model", async () => {
+    const { calcPrice } = await import("@pydantic/genai-prices");
+    const { Catalog } = await import("../../src/core/catalog/catalog.ts");
+    const usage = { inputTokens: 1234, outputTokens: 567, cacheReadTokens: 890, cacheWriteTokens: 12 };
+    let compared = 0;
+    for (const m of new Catalog().list()) {
+      const expected = calcPrice(
+        { input_tokens: 1234 + 890 + 12, cache_read_tokens: 890, cache_write_tokens: 12, output_tokens: 567 },
+        m.id,
+        { providerId: m.provider === "xai" ? "x-ai" : m.provider },
+      );
+      if (!expected) continue;
+      expect(costOf(m, usage)).toBeCloseTo(expected.total_price, 12);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
+});

@@ -36,6 +36,9 @@ describe("in-memory budget persistence format", () => {
     const r = await guard.reserve(0.5);
     if (r.refused) throw new Error("unexpected refusal");
     await guard.settle(r, 0.25);
+    // Saved in batches, not per request: nothing reaches the store until the save.
+    expect(store.data.size).toBe(0);
+    await guard.flush();
     expect(Object.fromEntries(store.data)).toEqual({
       "spend:hour:2026-11-22T10": "250000000",
       "spend:day:2026-11-22": "250000000",

@@ -1,6 +1,7 @@
 // Routing strategies end to end: complexity tiers, cascade escalation, and
 // fallback across vendors (also mid-stream, before the first byte).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { costOf } from "../../src/core/catalog/cost.ts";
 import { anthropicStreamText, chatBody, messagesBody, openaiClient, openaiStreamText, post, readStream, runs, startWorld, type World } from "./world.ts";
 
 const TIERS = { simple: "claude-haiku-4-5", moderate: "claude-sonnet-4-5", complex: "claude-opus-4-5" };
@@ -60,7 +61,7 @@ describe("complexity (svc:auto)", () => {
 
 describe("cascade (svc:cascade)", () => {
   test("a hedging answer escalates to the next chain model", async () => {
-    w.anthropic.enqueue({ text: HEDGE }, { text: "The answer is 42." });
+    w.anthropic.enqueue({ text: HEDGE, usage: { input: 100, output: 10 } }, { text: "The answer is 42.", usage: { input: 100, output: 20 } });
     const { data, response } = await openaiClient(w.url).chat.completions.create({ model: "svc:cascade", messages: [{ role: "user", content: "What is the answer?" }] }).withResponse();
     expect(data.choices[0]!.message.content).toBe("The answer is 42.");
     expect(response.headers.get("x-svc-attempts")).toBe("2");
@@ -69,6 +70,13 @@ describe("cascade (svc:cascade)", () => {
     const run = (await runs(w)).find((r) => r.id === response.headers.get("x-svc-request-id"))!;
     expect(run.attempts).toBe(2);
     expect(run.events).toContainEqual(expect.objectContaining({ type: "escalation", model: "claude-haiku-4-5", reason: "uncertain answer" }));
+    // The rejected answer was paid for too: tokens and cost cover both calls.
+    expect(run.inputTokens).toBe(200);
+    expect(run.outputTokens).toBe(30);
+    const haiku = w.relay.relay.catalog.resolve("claude-haiku-4-5")!;
+    const sonnet = w.relay.relay.catalog.resolve("claude-sonnet-4-5")!;
+    const usage = (input: number, output: number) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(run.costUsd).toBeCloseTo(costOf(haiku, usage(100, 10)) + costOf(sonnet, usage(100, 20)), 12);
   });
 
   test("a confident first answer is kept", async () => {

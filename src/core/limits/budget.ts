@@ -69,6 +69,8 @@ export interface BudgetGuard {
   release(r: BudgetReservation): Promise<void>;
   status(): Promise<BudgetStatus>;
   setLimits(limits: BudgetLimits): void;
+  /** Persist spend not yet saved (the in-memory guard saves in batches); call before shutdown. */
+  flush(): Promise<void>;
 }
 
 // ---- pieces shared by the in-memory and Redis guards ----
@@ -214,6 +216,9 @@ export class ReservationBook {
 
 // ---- in-memory guard (single instance; spend persisted through KvStore) ----
 
+/** How often accumulated spend is written to the store. */
+const SAVE_EVERY_MS = 1_000;
+
 export interface MemoryBudgetGuardOptions {
   store: KvStore;
   limits?: BudgetLimits;
@@ -232,6 +237,9 @@ export class MemoryBudgetGuard implements BudgetGuard {
    */
   private readonly tallies = new Map<string, Promise<WindowTally>>();
   private currentHourKey = "";
+  /** Spend added since the last save, by spend key. */
+  private readonly unsaved = new Map<string, number>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: MemoryBudgetGuardOptions) {
     this.store = opts.store;
@@ -300,7 +308,11 @@ export class MemoryBudgetGuard implements BudgetGuard {
     return tally;
   }
 
-  /** Free a reservation's estimate and add its actual cost, in memory and in the store. */
+  /**
+   * Free a reservation's estimate and add its actual cost. The in-memory tally
+   * is the truth for this instance at once; the store is updated in batches
+   * (at most once a second, and on flush) so no request pays for a disk write.
+   */
   private async apply(window: CalendarWindow, estimateNanos: number, actualNanos: number): Promise<void> {
     const cached = this.tallies.get(window.spendKey);
     if (cached !== undefined) {
@@ -308,6 +320,26 @@ export class MemoryBudgetGuard implements BudgetGuard {
       tally.reserved -= estimateNanos;
       tally.spent += actualNanos;
     }
-    if (actualNanos > 0) await this.store.incrBy(window.spendKey, actualNanos);
+    if (actualNanos <= 0) return;
+    this.unsaved.set(window.spendKey, (this.unsaved.get(window.spendKey) ?? 0) + actualNanos);
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = undefined;
+      this.flush().catch(() => {}); // failed deltas stay queued for the next save
+    }, SAVE_EVERY_MS);
+    this.saveTimer.unref?.();
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    for (const [key, delta] of [...this.unsaved]) {
+      this.unsaved.delete(key);
+      try {
+        await this.store.incrBy(key, delta);
+      } catch (e) {
+        this.unsaved.set(key, (this.unsaved.get(key) ?? 0) + delta);
+        throw e;
+      }
+    }
   }
 }

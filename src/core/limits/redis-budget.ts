@@ -148,6 +148,9 @@ export class RedisBudgetGuard implements BudgetGuard {
     await this.finish(r, 0);
   }
 
+  /** Spend is written to Redis atomically on every settle; nothing is held back. */
+  async flush(): Promise<void> {}
+
   async status(): Promise<BudgetStatus> {
     const now = this.clock.now();
     const windows = calendarWindowsAt(now);

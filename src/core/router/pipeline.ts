@@ -92,6 +92,11 @@ class Run {
   attempts = 0;
   routed?: ModelInfo;
   usage: Usage = emptyUsage();
+  /** Set once the final usage is priced, so the run is priced once. */
+  costUsd?: number;
+  /** Answers a cascade rejected were still paid for: their usage and cost add to the run's. */
+  rejectedUsage: Usage = emptyUsage();
+  rejectedCost = 0;
   upstreamMs = 0;
   dropped: string[] = [];
   vendorHeaders: Record<string, string> = {};
@@ -137,10 +142,9 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   });
 
   const config = deps.config();
-  const estimate = estimateCost(routing.candidates[0]!, ir);
   let reservation: BudgetReservation | undefined;
   if (config.limits.hourlyUsd > 0 || config.limits.dailyUsd > 0) {
-    const r = await deps.budget.reserve(estimate);
+    const r = await deps.budget.reserve(estimateCost(routing.candidates[0]!, ir));
     if (r.refused) {
       throw new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, {
         retryAfter: r.retryAfterSec,
@@ -161,7 +165,7 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
     untrack();
     call.request.signal.removeEventListener("abort", onClientAbort);
     const model = run.routed;
-    const cost = model ? costOf(model, run.usage) : 0;
+    const cost = run.costUsd ?? (model ? costOf(model, run.usage) : 0) + run.rejectedCost;
     if (reservation) {
       const r = reservation;
       (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
@@ -171,7 +175,7 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   };
 
   try {
-    const res = await attemptAll(deps, call, ir, routing, run, ac.signal, clientKey, estimate, settle);
+    const res = await attemptAll(deps, call, ir, routing, run, ac.signal, clientKey, settle);
     return res;
   } catch (e) {
     const status = e instanceof HttpError ? e.status : 500;
@@ -195,7 +199,6 @@ async function attemptAll(
   run: Run,
   signal: AbortSignal,
   clientKey: string | undefined,
-  estimate: number,
   settle: Settle,
 ): Promise<Response> {
   const config = deps.config();
@@ -237,7 +240,7 @@ async function attemptAll(
       const attemptStart = performance.now();
       let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, signal);
       if (outcome.kind === "response" && outcome.stream) {
-        const started = await startStream(deps, call, routing, run, model, provider, outcome, estimate, settle, signal);
+        const started = await startStream(deps, call, ir, routing, run, model, provider, outcome, settle, signal);
         if (started instanceof Response) {
           deps.cooldown.recordSuccess(provider.name);
           run.events.push(attemptEvent(model, provider, attemptStart));
@@ -255,6 +258,8 @@ async function attemptAll(
           if (!verdict.accept) {
             escalations++;
             run.events.push({ type: "escalation", model: model.id, provider: provider.name, reason: verdict.reason });
+            run.rejectedUsage = addUsage(run.rejectedUsage, res.usage);
+            run.rejectedCost += costOf(model, res.usage);
             lastAnswer = { res, model, text: outcome.text, provider };
             break;
           }
@@ -496,7 +501,7 @@ async function respondJson(
 ): Promise<Response> {
   run.usage = res.usage;
   warnOnMismatch(deps, run, model, res.model);
-  const cost = costOf(model, res.usage);
+  const cost = (run.costUsd = costOf(model, res.usage) + run.rejectedCost);
   const body = passthroughText ?? JSON.stringify(codecFor(call.clientFormat).encodeResponse(res, { model: res.model || model.id }));
   const headers = { "content-type": "application/json", ...routingHeaders(run, routing, model, provider, cost) };
   // The record is committed before the client can see the answer complete.
@@ -508,12 +513,12 @@ async function respondJson(
 async function startStream(
   deps: RouterDeps,
   call: ChatCall,
+  ir: ChatRequest,
   routing: Routing,
   run: Run,
   model: ModelInfo,
   provider: ProviderPlugin,
   outcome: Extract<AttemptOutcome, { stream: true }>,
-  estimate: number,
   settle: Settle,
   signal: AbortSignal,
 ): Promise<Response | Extract<AttemptOutcome, { kind: "failure" }>> {
@@ -549,13 +554,22 @@ async function startStream(
   const headers = {
     "content-type": client.streamContentType,
     "cache-control": "no-cache",
-    ...routingHeaders(run, routing, model, provider, estimate),
+    // A stream's real cost is known only at its end: the header carries the pre-call estimate.
+    ...routingHeaders(run, routing, model, provider, estimateCost(model, ir)),
   };
   return new Response(primed.stream, { status: 200, headers });
 }
 
+const addUsage = (a: Usage, b: Usage): Usage => ({
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+  cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+  cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+});
+
 function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord["outcome"], cost: number, error?: string): RunRecord {
   const call = run.call;
+  const usage = addUsage(run.usage, run.rejectedUsage);
   return {
     id: call.requestId,
     ts: Date.now() - Math.round(performance.now() - call.start),
@@ -569,10 +583,10 @@ function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord
     outcome,
     stream: Boolean(call.body.stream),
     clientFormat: call.clientFormat,
-    inputTokens: run.usage.inputTokens,
-    outputTokens: run.usage.outputTokens,
-    cacheReadTokens: run.usage.cacheReadTokens,
-    cacheWriteTokens: run.usage.cacheWriteTokens,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
     costUsd: cost,
     fallbackUsed: run.events.some((e) => e.type === "fallback"),
     attempts: run.attempts,
