@@ -55,7 +55,7 @@ export class Relay implements RouterDeps {
     this.rate = new MemoryRateLimiter(clock);
     this.cooldown = new CooldownTracker(cooldownOptions(c), clock);
     this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c), clock });
-    this.writer = new RunWriter(store, { onError: (e) => log.error("run log write failed", { error: e }) });
+    this.writer = new RunWriter(store, { maxWaitMs: c.telemetry.durableWaitMs, onError: (e) => log.error("run log write failed", { error: e }) });
     this.control.routingEnabled = c.routing.enabled;
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
@@ -159,6 +159,7 @@ export class Relay implements RouterDeps {
     this.catalogCache = undefined;
     this.cooldown.setOptions(cooldownOptions(c));
     this.budget.setLimits(budgetLimits(c));
+    this.writer.maxWaitMs = c.telemetry.durableWaitMs;
     this.log.setLevel(c.logLevel);
   }
 

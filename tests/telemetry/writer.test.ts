@@ -171,3 +171,45 @@ describe("RunWriter", () => {
     return writer.close();
   });
 });
+
+describe("RunWriter durability", () => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore({ driver: "sqlite", path: ":memory:" });
+  });
+  afterEach(() => store.close());
+
+  test("a write's promise resolves only once its record is committed", async () => {
+    const writer = new RunWriter(store);
+    const rec = run();
+    let resolved = false;
+    const done = writer.write(rec).then(() => (resolved = true));
+    expect(resolved).toBe(false);
+    await done;
+    expect(await store.getRun(rec.id)).toBeDefined();
+    await writer.close();
+  });
+
+  test("records written while a commit is recent are grouped into one commit", async () => {
+    const { log, spy } = instrumented(store);
+    const writer = new RunWriter(log, { groupCommitMs: 50 });
+    await writer.write(run()); // first commit: immediately on the next turn
+    const later = Array.from({ length: 10 }, () => writer.write(run()));
+    await Promise.all(later);
+    expect(spy.batches).toEqual([1, 10]);
+    await writer.close();
+  });
+
+  test("a store that hangs does not hold the caller past maxWaitMs; the record stays queued", async () => {
+    let release!: () => void;
+    const hanging: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => store.insertRuns(records)) };
+    const writer = new RunWriter(hanging, { maxWaitMs: 100, flushIntervalMs: 20 });
+    const rec = run();
+    await writer.write(rec); // resolves through the wait bound, not the commit
+    expect(await store.getRun(rec.id)).toBeUndefined();
+    expect(writer.pending).toBe(1);
+    release();
+    await writer.close();
+    expect(await store.getRun(rec.id)).toBeDefined();
+  });
+});

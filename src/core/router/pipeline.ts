@@ -67,14 +67,8 @@ function parseMetadata(h: Headers): Record<string, unknown> {
   throw new HttpError(400, "invalid_request", "x-svc-metadata must be a JSON object", { details: { parameter: "x-svc-metadata", expected: "JSON object" } });
 }
 
-/** Closes a run; the promise resolves when its record is committed (or the wait bound passes). */
+/** Closes a run; the promise resolves when its record is committed (or the writer's wait bound passes). */
 type Settle = (outcome: RunRecord["outcome"], status: number, error?: string) => Promise<void>;
-
-/** Wait for `p`, but never longer than `ms`: a slow or failing store must not hold responses. */
-function boundedWait(p: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
-}
 
 interface AttemptFailure {
   model: ModelInfo;
@@ -171,7 +165,7 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
       (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
     }
     if (!config.telemetry.enabled) return Promise.resolve();
-    return boundedWait(deps.writer.write(toRecord(run, routing, status, outcome, cost, error)), config.telemetry.durableWaitMs);
+    return deps.writer.write(toRecord(run, routing, status, outcome, cost, error));
   };
 
   try {
