@@ -6,12 +6,16 @@ export class TooLarge extends Error {
   override name = "TooLarge";
 }
 
-export async function readCapped(body: ReadableStream<Uint8Array> | null, declaredLength: number, cap: number): Promise<string> {
+export async function readCapped(source: Request | Response, cap: number): Promise<string> {
+  const declaredLength = Number(source.headers.get("content-length"));
+  const body = source.body;
   if (declaredLength > cap) {
     void body?.cancel().catch(() => {});
     throw new TooLarge(`${declaredLength} bytes declared, over the ${cap}-byte limit`);
   }
   if (!body) return "";
+  // A declared length within the cap bounds the read already: use the runtime's native path.
+  if (declaredLength > 0) return source.text();
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;

@@ -8,7 +8,7 @@ export const bodyTooLarge = () => new HttpError(500, "request_too_large", "Reque
 
 export async function readBody(request: Request, limit: number): Promise<string> {
   try {
-    return await readCapped(request.body, Number(request.headers.get("content-length")), limit);
+    return await readCapped(request, limit);
   } catch (e) {
     throw e instanceof TooLarge ? bodyTooLarge() : e;
   }

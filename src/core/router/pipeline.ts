@@ -401,7 +401,7 @@ async function attemptOne(
   const res = handle.response;
   collectVendorHeaders(res.headers, run);
   if (res.status >= 400 || res.status < 200) {
-    const text = await readCapped(res.body, Number(res.headers.get("content-length")), 1024 * 1024).catch(() => "");
+    const text = await readCapped(res, 1024 * 1024).catch(() => "");
     handle.done();
     run.upstreamMs += performance.now() - t0;
     let parsed: unknown = text;
@@ -425,7 +425,7 @@ async function attemptOne(
   }
   let text: string;
   try {
-    text = await readCapped(res.body, Number(res.headers.get("content-length")), MAX_VENDOR_BODY);
+    text = await readCapped(res, MAX_VENDOR_BODY);
   } catch (e) {
     handle.done();
     run.upstreamMs += performance.now() - t0;
