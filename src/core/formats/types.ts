@@ -65,6 +65,12 @@ export interface Codec {
   streamEncoder(opts: StreamEncoderOptions): StreamEncoder;
   decodeError(status: number, body: unknown, headers?: Headers): IRError;
   encodeError(err: IRError): Record<string, unknown>;
+  /**
+   * Cheap test on a raw stream event: may it carry usage, a stop reason or an
+   * error? Same-format streams are piped unchanged, and only these events need
+   * decoding for the run log; false must never be said of such an event.
+   */
+  carriesOutcome(raw: RawStreamEvent): boolean;
 }
 
 export class CodecError extends Error {

@@ -98,9 +98,12 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
   // Passthrough forwards vendor bytes only, so an error the decoder raises at the end of the
   // stream (the vendor stopped before its final event) has no bytes yet: closeOut must send one.
   let cutShort: string | undefined;
+  // Once the client stream has started, a piped (same-format) stream is decoded
+  // only where it can carry usage, a stop reason or an error: that is all the run log needs.
+  let tapOnly = false;
   const feed = (chunk: Uint8Array | null, out: string[]) => {
     const raws = chunk ? parser.push(chunk) : parser.end();
-    for (const raw of raws) process(decoder.push(raw), out);
+    for (const raw of raws) if (!tapOnly || opts.vendor.carriesOutcome(raw)) process(decoder.push(raw), out);
     if (chunk) return;
     const closing = decoder.end();
     process(closing, out);
@@ -179,6 +182,7 @@ export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult
     {
       async start(controller) {
         firstByteMs = performance.now() - t0;
+        tapOnly = opts.passthrough;
         if (opts.passthrough) for (const c of pending) controller.enqueue(c);
         else if (pendingText.length) controller.enqueue(encoder.encode(pendingText.join("")));
         if (ended) await closeOut(controller, []);

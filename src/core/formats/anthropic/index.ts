@@ -10,6 +10,8 @@ import { AnthropicStreamEncoder } from "./stream-encoder.ts";
 export const anthropicCodec: Codec = {
   format: "anthropic",
   streamContentType: "text/event-stream",
+  // Usage and the stop reason travel in message_start/message_delta; errors in `error`.
+  carriesOutcome: (raw) => raw.event !== undefined && !raw.event.startsWith("content_block") && raw.event !== "ping",
   decodeRequest,
   encodeRequest,
   decodeResponse,

@@ -6,9 +6,12 @@ import { decodeResponse, encodeResponse } from "./response.ts";
 import { OllamaStreamDecoder } from "./stream-decoder.ts";
 import { OllamaStreamEncoder } from "./stream-encoder.ts";
 
+const DONE = /"done"\s*:\s*true/;
+
 export const ollamaCodec: Codec = {
   format: "ollama",
   streamContentType: "application/x-ndjson",
+  carriesOutcome: (raw) => DONE.test(raw.data) || raw.data.includes('"error"'),
   decodeRequest,
   encodeRequest,
   decodeResponse,

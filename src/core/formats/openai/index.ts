@@ -9,9 +9,13 @@ import { decodeResponse, encodeResponse } from "./response.ts";
 import { OpenAIStreamDecoder } from "./stream-decoder.ts";
 import { OpenAIStreamEncoder } from "./stream-encoder.ts";
 
+const NAMED_FINISH = /"finish_reason":\s*"/;
+
 export const openaiCodec: Codec = {
   format: "openai",
   streamContentType: "text/event-stream",
+  // Content deltas carry `"finish_reason":null`; only the final chunks name a reason or usage.
+  carriesOutcome: (raw) => raw.data === "[DONE]" || raw.data.includes('"usage"') || raw.data.includes('"error"') || NAMED_FINISH.test(raw.data),
   decodeRequest,
   encodeRequest,
   decodeResponse,

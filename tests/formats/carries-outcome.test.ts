@@ -1,0 +1,55 @@
+// Same-format streams are piped and only events for which `carriesOutcome` is
+// true are decoded for the run log. This guards that contract against every
+// recorded vendor stream: no event that yields usage, a stop reason or an error
+// may be skipped, and the tap still recovers the stream's final usage.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { codecFor } from "../../src/core/formats/index.ts";
+import type { RawStreamEvent } from "../../src/core/formats/types.ts";
+import type { StreamEvent, WireFormat } from "../../src/core/ir.ts";
+
+const RECORDINGS = resolve(import.meta.dir, "../../../shared/fixtures/vendor-recordings");
+const FOLDERS: Record<string, WireFormat> = {
+  anthropic: "anthropic",
+  openai: "openai",
+  deepseek: "openai",
+  groq: "openai",
+  mistral: "openai",
+  xai: "openai",
+  google: "gemini",
+};
+
+function rawEvents(format: WireFormat, file: string): RawStreamEvent[] {
+  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim());
+  return lines.map((data) => (format === "anthropic" ? { event: JSON.parse(data).type as string, data } : { data }));
+}
+
+const outcomeOf = (evs: StreamEvent[]) => evs.filter((e) => e.type === "finish" || e.type === "error" || (e.type === "start" && e.usage));
+
+for (const [folder, format] of Object.entries(FOLDERS)) {
+  const files = readdirSync(join(RECORDINGS, folder)).filter((f) => f.endsWith(".chunks.txt") && !f.startsWith("responses__") && !f.startsWith("completion__"));
+  describe(`${folder} recordings`, () => {
+    for (const f of files) {
+      test(`${f}: every event that carries the outcome is recognised`, () => {
+        const codec = codecFor(format);
+        const raws = rawEvents(format, join(RECORDINGS, folder, f));
+        const full = codec.streamDecoder();
+        const tapped = codec.streamDecoder();
+        const fullOutcome: StreamEvent[] = [];
+        const tapOutcome: StreamEvent[] = [];
+        // The first event is always decoded (the stream is primed on it), like the relay does.
+        raws.forEach((raw, i) => {
+          const evs = full.push(raw);
+          if (outcomeOf(evs).length && !(format === "openai" && raw.data === "[DONE]")) expect({ file: f, event: i, carries: codec.carriesOutcome(raw) }).toEqual({ file: f, event: i, carries: true });
+          fullOutcome.push(...outcomeOf(evs));
+          if (i === 0 || codec.carriesOutcome(raw)) tapOutcome.push(...outcomeOf(tapped.push(raw)));
+        });
+        fullOutcome.push(...outcomeOf(full.end()));
+        tapOutcome.push(...outcomeOf(tapped.end()));
+        const final = (evs: StreamEvent[]) => evs.filter((e) => e.type !== "start").map((e) => (e.type === "finish" ? { type: e.type, stopReason: e.stopReason, usage: e.usage } : { type: e.type }));
+        expect(final(tapOutcome)).toEqual(final(fullOutcome));
+      });
+    }
+  });
+}
