@@ -1,7 +1,7 @@
 // The whole test suite, as `npm test` and CI run it. `bun test` prints no
 // summary line CI recognises, so this runs it with the JUnit reporter and
 // ends with "N passed, N failed, N skipped" computed from that report.
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -32,5 +32,8 @@ try {
 // A non-zero exit with no failing test means an error outside any test (a file that failed to load).
 if (code !== 0 && failures === 0) failures = 1;
 const passed = Math.max(0, tests - failures - skipped);
-console.log(`\n${passed} passed, ${failures} failed, ${skipped} skipped`);
+const summary = `${passed} passed, ${failures} failed, ${skipped} skipped`;
+console.log(`\n${summary}`);
+// Kept so a wrapper (.ci/run) can repeat it as its own last line.
+writeFileSync(join(root, "test-results", "summary.txt"), `${summary}\n`);
 process.exit(code !== 0 || failures > 0 ? 1 : 0);
