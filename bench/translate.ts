@@ -2,11 +2,13 @@
 //  (a) non-stream: OpenAI request → Anthropic body, Anthropic response → OpenAI body;
 //  (b) stream: a 500-event Anthropic stream parsed, decoded and re-encoded as OpenAI chunks;
 //  (c) passthrough: the same-format path on the same stream — the request is parsed and
-//      decoded (routing needs it), the stream only tapped (parsed + decoded for telemetry).
+//      decoded (routing needs it), the stream only tapped (SSE-parsed; events that can carry
+//      usage, a stop reason or an error are decoded for telemetry).
 // Run: node_modules/.bin/bun bench/translate.ts
 
 import { anthropicCodec } from "../src/core/formats/anthropic/index.ts";
 import { openaiCodec } from "../src/core/formats/openai/index.ts";
+import type { RawStreamEvent } from "../src/core/formats/types.ts";
 import { SseParser } from "../src/core/formats/sse.ts";
 
 const STREAM_EVENTS = 500;
@@ -99,12 +101,18 @@ function translateStream(): void {
 }
 
 function passthroughStream(): void {
-  // Same-format: the client body is parsed and decoded for routing, then sent as is.
+  // Same-format: the client body is parsed and decoded for routing, then sent as is; the
+  // stream is SSE-parsed and, as the relay does, only events that can carry the outcome are decoded.
   sink += anthropicCodec.decodeRequest(JSON.parse(anthropicRequest)).messages.length;
   const parser = new SseParser();
   const decoder = anthropicCodec.streamDecoder();
-  for (const chunk of streamBytes) for (const raw of parser.push(chunk)) sink += decoder.push(raw).length;
-  for (const raw of parser.end()) sink += decoder.push(raw).length;
+  let first = true;
+  const tap = (raw: RawStreamEvent) => {
+    if (first || anthropicCodec.carriesOutcome(raw)) sink += decoder.push(raw).length;
+    first = false;
+  };
+  for (const chunk of streamBytes) for (const raw of parser.push(chunk)) tap(raw);
+  for (const raw of parser.end()) tap(raw);
   sink += decoder.end().length;
 }
 
