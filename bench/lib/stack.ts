@@ -74,6 +74,8 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
     OPENAI_API_KEY: "x",
     ANTHROPIC_BASE_URL: opts.anthropic,
     ANTHROPIC_API_KEY: "x",
+    // As deploy/relay.service and `npm start` run it: Bun otherwise caps outgoing fetches at 256.
+    BUN_CONFIG_MAX_HTTP_REQUESTS: "4096",
   });
   const url = `http://127.0.0.1:${port}`;
   try {

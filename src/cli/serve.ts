@@ -45,6 +45,9 @@ export async function serve(command: "start" | "cloud", loaded: LoadedConfig, en
     plugins: relay.plugins.loaded.map((p) => `${p.plugin.kind}:${p.plugin.name}`),
     pluginFailures: relay.plugins.failed.length,
   });
+  if (!env.BUN_CONFIG_MAX_HTTP_REQUESTS) {
+    log.warn("BUN_CONFIG_MAX_HTTP_REQUESTS is not set: at most 256 vendor requests run at once, the rest queue; set it (e.g. 4096) before starting Relay");
+  }
   // Build the catalog while idle, shortly after start, rather than on the first request.
   setTimeout(() => relay.warmUp(), 250).unref();
   log.debug("effective config", redact(c) as unknown as Record<string, unknown>);
