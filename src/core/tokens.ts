@@ -39,40 +39,59 @@ export function estimateTextTokens(text: string): number {
   return text ? tokenizer()(text, PLAIN_TEXT) : 0;
 }
 
-export function estimateTokens(req: ChatRequest): number {
+/**
+ * The documented approximation for vendors whose tokenizer we do not ship
+ * (Anthropic, Google, xAI, open models): 3.5 characters per token, on the
+ * high side of their English averages so budget reservations err on the safe
+ * side. It also keeps the 64 MB o200k tables out of memory for them.
+ */
+export function approxTextTokens(text: string): number {
+  return Math.ceil(text.length / 3.5);
+}
+
+type TextCounter = (text: string) => number;
+
+/** Input tokens of a request: o200k BPE by default (OpenAI-family models). */
+export function estimateTokens(req: ChatRequest, count: TextCounter = estimateTextTokens): number {
+  const blockTokens = (block: ContentBlock): number => blockTokensWith(block, count, blockTokens);
   let total = REPLY_OVERHEAD;
   if (req.system?.length) total += MESSAGE_OVERHEAD + sum(req.system, blockTokens);
   for (const message of req.messages) total += MESSAGE_OVERHEAD + sum(message.content, blockTokens);
-  total += sum(req.tools ?? [], toolTokens);
-  if (req.responseFormat?.type === "json_schema") total += estimateTextTokens(JSON.stringify(req.responseFormat.schema));
+  total += sum(req.tools ?? [], (t) => toolTokens(t, count));
+  if (req.responseFormat?.type === "json_schema") total += count(JSON.stringify(req.responseFormat.schema));
   return total;
 }
 
-function blockTokens(block: ContentBlock): number {
+/** BPE for OpenAI's own models, the approximation for every other provider. */
+export function estimateTokensFor(req: ChatRequest, provider: string): number {
+  return estimateTokens(req, provider === "openai" ? estimateTextTokens : approxTextTokens);
+}
+
+function blockTokensWith(block: ContentBlock, count: TextCounter, blockTokens: (b: ContentBlock) => number): number {
   switch (block.type) {
     case "text":
     case "thinking":
-      return estimateTextTokens(block.text);
+      return count(block.text);
     case "image":
       return IMAGE_TOKENS;
     case "tool_use":
-      return estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input ?? {}));
+      return count(block.name) + count(JSON.stringify(block.input ?? {}));
     case "tool_result":
       return sum(block.content, blockTokens);
     case "redacted_thinking":
       // Encrypted and opaque; BPE over base64 is wasted work, ~4 characters per token is as good.
       return Math.ceil(block.data.length / 4);
     case "opaque":
-      return estimateTextTokens(JSON.stringify(block.value) ?? "");
+      return count(JSON.stringify(block.value) ?? "");
   }
 }
 
-function toolTokens(tool: ToolDefinition): number {
+function toolTokens(tool: ToolDefinition, count: TextCounter): number {
   return (
     TOOL_OVERHEAD +
-    estimateTextTokens(tool.name) +
-    estimateTextTokens(tool.description ?? "") +
-    estimateTextTokens(JSON.stringify(tool.parameters))
+    count(tool.name) +
+    count(tool.description ?? "") +
+    count(JSON.stringify(tool.parameters))
   );
 }
 

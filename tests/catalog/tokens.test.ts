@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ChatRequest, ToolDefinition } from "../../src/core/ir.ts";
-import { estimateTextTokens, estimateTokens, IMAGE_TOKENS } from "../../src/core/tokens.ts";
+import { approxTextTokens, estimateTextTokens, estimateTokens, estimateTokensFor, IMAGE_TOKENS } from "../../src/core/tokens.ts";
 
 const request = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model: "gpt-4o",
@@ -76,5 +76,27 @@ describe("estimateTokens", () => {
     expect(estimateTokens(conversation)).toBeGreaterThan(estimateTokens(base) + 10);
     const schema = { type: "object", properties: { answer: { type: "string" } } };
     expect(estimateTokens({ ...base, responseFormat: { type: "json_schema", schema } })).toBeGreaterThan(estimateTokens(base));
+  });
+});
+
+describe("which estimator serves which vendor", () => {
+  const req = {
+    model: "m",
+    stream: false,
+    system: [{ type: "text" as const, text: "You are a careful assistant. ".repeat(20) }],
+    messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "Summarise the attached report in three bullet points, please." }] }],
+  };
+
+  test("OpenAI models are counted with the o200k BPE", () => {
+    expect(estimateTokensFor(req, "openai")).toBe(estimateTokens(req));
+  });
+
+  test("other vendors get the documented 3.5-characters-per-token approximation", () => {
+    const chars = req.system[0]!.text.length + req.messages[0]!.content[0]!.text.length;
+    const approx = estimateTokensFor(req, "anthropic");
+    expect(approx).toBe(estimateTokens(req, approxTextTokens));
+    // Per-message framing aside, it is the character count over 3.5, rounded up per text.
+    expect(approx - Math.ceil(req.system[0]!.text.length / 3.5) - Math.ceil(req.messages[0]!.content[0]!.text.length / 3.5)).toBeLessThan(10);
+    expect(approx).toBeGreaterThanOrEqual(Math.ceil(chars / 3.5));
   });
 });

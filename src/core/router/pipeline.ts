@@ -11,7 +11,7 @@ import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsa
 import type { BudgetReservation } from "../limits/budget.ts";
 import { classifyFailure, parseRetryAfter } from "../limits/failure.ts";
 import { readCapped } from "../read-capped.ts";
-import { estimateTokens } from "../tokens.ts";
+import { estimateTokensFor } from "../tokens.ts";
 import { missingKeyError, needsKey, providerBaseUrl, providerKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 import { planRoute, type Routing } from "./plan.ts";
@@ -182,7 +182,7 @@ function estimateCost(model: ModelInfo, ir: ChatRequest): number {
   // Reserve for a typical answer, not the (often huge) max_tokens ceiling: the reservation
   // only bounds concurrency; the real cost is settled after the call.
   const output = Math.min(ir.maxTokens ?? 1024, 4096);
-  return costOf(model, { ...emptyUsage(), inputTokens: estimateTokens(ir), outputTokens: output });
+  return costOf(model, { ...emptyUsage(), inputTokens: estimateTokensFor(ir, model.provider), outputTokens: output });
 }
 
 async function attemptAll(

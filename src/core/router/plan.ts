@@ -4,7 +4,7 @@
 import type { ModelInfo, RoutePlan, StrategyContext, StrategyPlugin, WireFormat } from "../../plugin/api.ts";
 import { HttpError } from "../../surfaces/http.ts";
 import type { ChatRequest } from "../ir.ts";
-import { estimateTokens } from "../tokens.ts";
+import { approxTextTokens, estimateTokens } from "../tokens.ts";
 import { needsKey, providerKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 
@@ -76,7 +76,8 @@ export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Rou
     options: config.routing.strategies[strategy.name] ?? {},
     catalog: deps.catalog,
     isAvailable: (m) => isAvailable(deps, m, input) && (!input.anthropicOnly || m.provider === "anthropic"),
-    estimateTokens,
+    // The target model is not chosen yet: the vendor-neutral approximation.
+    estimateTokens: (req) => estimateTokens(req, approxTextTokens),
   };
   const plan = await strategy.plan(
     { request: input.request, requestedModel: name, clientFormat: input.clientFormat, headers: input.headers },

@@ -10,7 +10,7 @@ import { CodecError } from "../../core/formats/types.ts";
 import { handleChat, clientAnthropicCredential, validateChatBody, type ChatCall } from "../../core/router/pipeline.ts";
 import { modelNotFound } from "../../core/router/plan.ts";
 import { callUpstream } from "../../core/router/upstream.ts";
-import { estimateTokens } from "../../core/tokens.ts";
+import { estimateTokensFor } from "../../core/tokens.ts";
 import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
 import { parseJsonObject, readBody } from "../body.ts";
 import { HttpError, errorResponse, json } from "../http.ts";
@@ -66,7 +66,7 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
       if (e instanceof CodecError) throw new HttpError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
       throw e;
     }
-    return json({ input_tokens: estimateTokens(ir) }, 200, { "x-svc-token-count": "estimate" });
+    return json({ input_tokens: estimateTokensFor(ir, model.provider) }, 200, { "x-svc-token-count": "estimate" });
   } catch (e) {
     if (e instanceof HttpError) return errorResponse(e, ri.id, "anthropic");
     return errorResponse(new HttpError(502, "provider_error", `Provider error: ${(e as Error).message}`), ri.id, "anthropic");
