@@ -26,10 +26,6 @@ export function writeFileAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-export function ensureDir(path: string): void {
-  mkdirSync(path, { recursive: true });
-}
-
 export const fileExists = existsSync;
 
 /**

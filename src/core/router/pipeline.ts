@@ -2,7 +2,7 @@
 // validate → plan (strategy) → guards → attempts over the candidates
 // (fallback / cascade) → relay the answer in the client's format → log the run.
 import type { ModelInfo, ProviderPlugin, WireFormat } from "../../plugin/api.ts";
-import { HttpError, type ErrorStyle } from "../../surfaces/http.ts";
+import { HttpError } from "../../surfaces/http.ts";
 import type { RunEvent, RunRecord } from "../../store/types.ts";
 import { costOf } from "../catalog/cost.ts";
 import { codecFor } from "../formats/index.ts";
@@ -32,8 +32,6 @@ export interface ChatCall {
 const FORWARDED_HEADER = /^(x-ratelimit-|anthropic-ratelimit-|retry-after$|request-id$|x-request-id$)/;
 const MAX_VENDOR_BODY = 64 * 1024 * 1024;
 const OAUTH_PREFIX = "sk-ant-oat";
-
-export const errorStyleFor = (f: ChatCall["clientFormat"]): ErrorStyle => (f === "anthropic" ? "anthropic" : "openai");
 
 export function validateChatBody(body: Record<string, unknown>): void {
   if (typeof body.model !== "string" || body.model.trim() === "")
