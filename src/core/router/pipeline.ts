@@ -364,13 +364,24 @@ function vendorBody(call: ChatCall, ir: ChatRequest, model: ModelInfo, provider:
   return { body: JSON.stringify(body), passthrough: sameFormat && !needsUsageInjection };
 }
 
-/** Replace the top-level model value without re-serialising the body; undefined when ambiguous. */
-function spliceModel(raw: string, from: string, to: string): string | undefined {
-  const needle = JSON.stringify(from);
-  const re = new RegExp(`"model"\\s*:\\s*${needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "g");
-  const matches = raw.match(re);
-  if (!matches || matches.length !== 1) return undefined;
-  return raw.replace(re, `"model":${JSON.stringify(to)}`);
+/** Replace the model value without re-serialising the body; undefined when ambiguous. */
+export function spliceModel(raw: string, from: string, to: string): string | undefined {
+  const value = JSON.stringify(from);
+  let found = -1;
+  let end = -1;
+  for (let at = raw.indexOf('"model"'); at !== -1; at = raw.indexOf('"model"', at + 7)) {
+    let i = at + 7;
+    while (raw.charCodeAt(i) <= 32) i++;
+    if (raw[i] !== ":") continue;
+    i++;
+    while (raw.charCodeAt(i) <= 32) i++;
+    if (!raw.startsWith(value, i)) continue;
+    // Two `"model": <same value>` pairs (e.g. one nested in a message) make the top-level one ambiguous.
+    if (found !== -1) return undefined;
+    found = at;
+    end = i + value.length;
+  }
+  return found === -1 ? undefined : `${raw.slice(0, found)}"model":${JSON.stringify(to)}${raw.slice(end)}`;
 }
 
 async function attemptOne(
