@@ -13,6 +13,8 @@
 import { systemClock, type Clock } from "./clock.ts";
 
 export const RATE_WINDOW_MS = 60_000;
+/** Entries a key's log starts with before growing. */
+const INITIAL_RING = 16;
 
 export interface RateDecision {
   allowed: boolean;
@@ -61,14 +63,19 @@ export function rateDecision(
   };
 }
 
-/** Timestamps of the admitted requests of one key, oldest first, at most `capacity`. */
+/**
+ * Timestamps of the admitted requests of one key, oldest first, at most
+ * `limit`. The ring starts small and doubles as traffic fills it, so a high
+ * limit costs memory only for requests that really arrive (a limit of 10^8
+ * "to never trigger" must not reserve 800 MB up front).
+ */
 class SlidingLog {
   ring: Float64Array;
   head = 0;
   size = 0;
 
-  constructor(capacity: number) {
-    this.ring = new Float64Array(capacity);
+  constructor(public limit: number) {
+    this.ring = new Float64Array(Math.min(limit, INITIAL_RING));
   }
 
   oldest(): number {
@@ -88,17 +95,24 @@ class SlidingLog {
     }
   }
 
+  /** Only called while size < limit. */
   push(t: number): void {
+    if (this.size === this.ring.length) this.resize(Math.min(this.limit, this.ring.length * 2));
     this.ring[(this.head + this.size) % this.ring.length] = t;
     this.size++;
   }
 
   /**
-   * Re-size to a changed limit, keeping the newest entries. When the limit
-   * shrinks, the dropped older entries could not decide anything anyway: the
-   * next slot frees when the limit-th newest entry expires.
+   * Change the limit. When it shrinks below the entries held, only the newest
+   * are kept: the dropped older entries could not decide anything anyway, as
+   * the next slot frees when the limit-th newest entry expires.
    */
-  resize(capacity: number): void {
+  setLimit(limit: number): void {
+    this.limit = limit;
+    if (this.ring.length > limit) this.resize(limit);
+  }
+
+  private resize(capacity: number): void {
     const kept = Math.min(this.size, capacity);
     const ring = new Float64Array(capacity);
     for (let i = 0; i < kept; i++) {
@@ -140,8 +154,8 @@ export class MemoryRateLimiter implements RateLimiter {
       if (!consume) return rateDecision(true, 0, limit, 0, 0);
       log = new SlidingLog(limit);
       this.logs.set(key, log);
-    } else if (log.ring.length !== limit) {
-      log.resize(limit);
+    } else if (log.limit !== limit) {
+      log.setLimit(limit);
     }
     log.expire(now);
     const allowed = log.size < limit;
