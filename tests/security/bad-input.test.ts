@@ -14,6 +14,8 @@ import { startRelay, type TestRelay } from "../helpers/relay.ts";
 const RUNS = 120; // per property
 let relay: TestRelay;
 let fakes: FakeVendor[];
+/** Chat calls the fake vendors received (token-count passthroughs excluded). */
+const modelCalls = () => fakes.reduce((n, f) => n + f.requests.filter((r) => !r.path.endsWith("/count_tokens")).length, 0);
 let tried = 0;
 
 beforeAll(async () => {
@@ -106,7 +108,7 @@ async function check(method: "GET" | "POST", path: string, h: Record<string, str
   const configFile = join(relay.home, "config.json");
   const fileBefore = readFileSync(configFile, "utf8");
   const configBefore = JSON.stringify(relay.relay.config());
-  const vendorCallsBefore = fakes.reduce((n, f) => n + f.requests.length, 0);
+  const vendorCallsBefore = modelCalls();
   await relay.relay.writer.flush();
   const runsBefore = (await relay.relay.store.totals(0)).requests;
 
@@ -122,9 +124,10 @@ async function check(method: "GET" | "POST", path: string, h: Record<string, str
   } else {
     expect(res.status).toBeLessThan(300);
   }
-  // Requests that reached a vendor are logged; nothing else is.
+  // Model calls that reached a vendor are logged; nothing else is. Token counting
+  // (/v1/messages/count_tokens, passed through to Anthropic) is not a model run.
   await relay.relay.writer.flush();
-  const vendorCalls = fakes.reduce((n, f) => n + f.requests.length, 0) - vendorCallsBefore;
+  const vendorCalls = modelCalls() - vendorCallsBefore;
   const logged = (await relay.relay.store.totals(0)).requests - runsBefore;
   if (res.status === 431 || (res.status >= 400 && !/^Provider error: /.test(JSON.parse(text).error.message))) expect({ path, logged }).toEqual({ path, logged: 0 });
   expect({ path, logged }).toEqual({ path, logged: vendorCalls });
