@@ -4,21 +4,13 @@
 // off and on through the page's confirmed buttons, and nothing is loaded from
 // anywhere but the Relay itself. Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { type BrowserContext, type Page } from "playwright-core";
+import { RESULTS, chromiumAvailable, launchChromium } from "../helpers/browser.ts";
 import { sendTraffic, startDashboardWorld, type DashboardWorld } from "./world.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  const reason = `${CHROMIUM} not found (run scripts/install-browser.sh)`;
-  if (process.env.CI === "true") throw new Error(`${reason}: CI requires the browser tests`);
-  console.warn(`${reason}: skipping the dashboard browser tests`);
-}
+const hasChromium = chromiumAvailable("the dashboard browser tests");
 
-const RESULTS = path.resolve(import.meta.dir, "../../test-results");
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
   { name: "phone", width: 390, height: 844 },
@@ -27,24 +19,18 @@ const VIEWPORTS = [
 describe.skipIf(!hasChromium)("dashboard in Chromium", () => {
   let w: DashboardWorld;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
   beforeAll(async () => {
     w = await startDashboardWorld();
     expect(await sendTraffic(w)).toEqual([200, 200, 200, 400, 200]);
-    profile = mkdtempSync(path.join(tmpdir(), "relay-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    mkdirSync(RESULTS, { recursive: true });
+    browser = await launchChromium();
+    context = browser.context;
   }, 30_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await w?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const routingEnabled = async () => ((await (await fetch(`${w.url}/control/status`)).json()) as { routingEnabled: boolean }).routingEnabled;

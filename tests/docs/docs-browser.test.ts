@@ -3,21 +3,12 @@
 // document, lists every proxy route, and asks nothing of any origin but the
 // Relay's, with its CSP in force. Screenshot: test-results/docs.png.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import { type BrowserContext } from "playwright-core";
+import { RESULTS, chromiumAvailable, launchChromium } from "../helpers/browser.ts";
 import { startDocsWorld, type DocsWorld } from "./world.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  const reason = `${CHROMIUM} not found (run scripts/install-browser.sh)`;
-  if (process.env.CI === "true") throw new Error(`${reason}: CI requires the browser tests`);
-  console.warn(`${reason}: skipping the docs browser test`);
-}
-
-const RESULTS = path.resolve(import.meta.dir, "../../test-results");
+const hasChromium = chromiumAvailable("the docs browser test");
 
 const PROXY_ROUTES = [
   ["POST", "/v1/messages"],
@@ -32,23 +23,17 @@ const PROXY_ROUTES = [
 describe.skipIf(!hasChromium)("/docs in Chromium", () => {
   let w: DocsWorld;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
   beforeAll(async () => {
     w = await startDocsWorld();
-    profile = mkdtempSync(path.join(tmpdir(), "relay-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    mkdirSync(RESULTS, { recursive: true });
+    browser = await launchChromium();
+    context = browser.context;
   }, 30_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await w?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   test("renders the operation list offline, every proxy route included", async () => {
