@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { type BrowserContext, type Page } from "playwright-core";
-import { RESULTS, chromiumAvailable, launchChromium } from "../helpers/browser.ts";
+import { RESULTS, chromiumAvailable, launchChromium, watchedPage } from "../helpers/browser.ts";
 import { sendTraffic, startDashboardWorld, type DashboardWorld } from "./world.ts";
 
 const hasChromium = chromiumAvailable("the dashboard browser tests");
@@ -45,15 +45,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium", () => {
 
   for (const vp of VIEWPORTS) {
     test(`shows the traffic, the detail drawer and the routing switch (${vp.name}, ${vp.width}px)`, async () => {
-      const page = await context.newPage();
-      await page.setViewportSize({ width: vp.width, height: vp.height });
-      const requested: string[] = [];
-      const problems: string[] = [];
-      page.on("request", (r) => requested.push(r.url()));
-      page.on("pageerror", (e) => problems.push(e.message));
-      page.on("console", (m) => {
-        if (m.type() === "error") problems.push(m.text());
-      });
+      const { page, requested, problems } = await watchedPage(context, vp.width, vp.height);
       try {
         await page.goto(`${w.url}/dashboard`);
 

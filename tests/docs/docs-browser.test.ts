@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { type BrowserContext } from "playwright-core";
-import { RESULTS, chromiumAvailable, launchChromium } from "../helpers/browser.ts";
+import { RESULTS, chromiumAvailable, launchChromium, watchedPage } from "../helpers/browser.ts";
 import { startDocsWorld, type DocsWorld } from "./world.ts";
 
 const hasChromium = chromiumAvailable("the docs browser test");
@@ -37,15 +37,7 @@ describe.skipIf(!hasChromium)("/docs in Chromium", () => {
   });
 
   test("renders the operation list offline, every proxy route included", async () => {
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 1280, height: 900 });
-    const requested: string[] = [];
-    const problems: string[] = [];
-    page.on("request", (r) => requested.push(r.url()));
-    page.on("pageerror", (e) => problems.push(e.message));
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(m.text());
-    });
+    const { page, requested, problems } = await watchedPage(context, 1280, 900);
     try {
       const res = await page.goto(`${w.url}/docs`);
       expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");

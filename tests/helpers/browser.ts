@@ -36,3 +36,17 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
     },
   };
 }
+
+/** A new page at the given size that records every URL it requests and every page or console error. */
+export async function watchedPage(context: BrowserContext, width: number, height: number) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height });
+  const requested: string[] = [];
+  const problems: string[] = [];
+  page.on("request", (r) => requested.push(r.url()));
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(m.text());
+  });
+  return { page, requested, problems };
+}
