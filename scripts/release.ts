@@ -18,7 +18,8 @@ for (const target of targets) {
   // The host target compiles with the running Bun; others need their runtime fetched.
   const targetFlag = target === host ? [] : [`--target=bun-${target}`];
   const proc = Bun.spawnSync(
-    [process.execPath, "build", join(root, "src/server.ts"), "--compile", "--minify", "--bytecode", "--format=esm", ...targetFlag, "--outfile", file],
+    // The run-log writer thread is a second entry point (see src/store/sqlite.ts).
+    [process.execPath, "build", join(root, "src/server.ts"), join(root, "src/store/sqlite-writer.ts"), "--compile", "--minify", "--bytecode", "--format=esm", ...targetFlag, "--outfile", file],
     { cwd: root, stdout: "pipe", stderr: "pipe" },
   );
   if (proc.exitCode === 0) built.push(target);

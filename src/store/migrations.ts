@@ -84,6 +84,21 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX agents_capability ON agents (capability)",
     ],
   },
+  {
+    version: 4,
+    name: "runs insert cost",
+    // Every index is paid on each run insert. Routed model, provider and status
+    // have a handful of values each, so their indexes never beat the ts index
+    // that bounds every query; most runs have no session, so that index keeps
+    // only those that do.
+    statements: () => [
+      "DROP INDEX IF EXISTS runs_routed_model",
+      "DROP INDEX IF EXISTS runs_provider",
+      "DROP INDEX IF EXISTS runs_status",
+      "DROP INDEX IF EXISTS runs_session_key",
+      "CREATE INDEX runs_session_key ON runs (session_key) WHERE session_key IS NOT NULL",
+    ],
+  },
 ];
 
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -101,6 +101,15 @@ export function toRunRow(r: RunRecord): RunRow {
   };
 }
 
+/** INSERT of one run with `?` parameters in RUN_COLUMNS order (see runRowValues); re-inserting an id changes nothing. */
+export const INSERT_RUN_POSITIONAL = `INSERT INTO runs (${RUN_COLUMNS.join(", ")}) VALUES (${RUN_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`;
+
+/** A run's column values in RUN_COLUMNS order: positional binding skips matching 25 names per row. */
+export function runRowValues(r: RunRecord): Array<string | number | boolean | null> {
+  const row = toRunRow(r);
+  return RUN_COLUMNS.map((c) => row[c]);
+}
+
 type Row = Record<string, unknown>;
 
 const json = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);

@@ -1,22 +1,23 @@
-// Embedded store on bun:sqlite. Bun-only API: keep it inside this file.
+// Embedded store on bun:sqlite. Bun-only API: keep it inside src/store.
+// Run-log INSERTs of a file database go to a worker thread (sqlite-writer.ts)
+// so request handling never waits on a page write; reads and the rare other
+// writes (budget spend, pruning, agents) stay on this connection.
 
 import { Database, type SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations, RECORD_MIGRATION } from "./migrations.ts";
-import { RUN_COLUMNS, toRunRow, type RunRow } from "./row.ts";
+import { INSERT_RUN_POSITIONAL, runRowValues } from "./row.ts";
+import type { WriterReply, WriterRequest } from "./sqlite-writer.ts";
 import { SqlStore, type Row } from "./sql-store.ts";
 import type { RunRecord } from "./types.ts";
-
-// Named `$column` parameters bound from a RunRow (strict mode drops the `$`).
-const INSERT_RUN = `INSERT INTO runs (${RUN_COLUMNS.join(", ")})
-  VALUES (${RUN_COLUMNS.map((c) => `$${c}`).join(", ")}) ON CONFLICT (id) DO NOTHING`;
 
 export class SqliteStore extends SqlStore {
   readonly driver = "sqlite" as const;
   private readonly db: Database;
   private closed = false;
-  private readonly insertAll: (rows: RunRow[]) => void;
+  /** Off-thread inserts for a file database; an in-memory one cannot be shared with a second connection. */
+  private readonly thread: WriterThread | undefined;
 
   constructor(path: string) {
     super();
@@ -27,11 +28,7 @@ export class SqliteStore extends SqlStore {
     this.db.run("PRAGMA journal_mode = WAL");
     this.db.run("PRAGMA synchronous = NORMAL");
     this.db.run("PRAGMA foreign_keys = ON");
-    // db.query() caches the compiled statement, so only the first batch compiles.
-    this.insertAll = this.db.transaction((rows: RunRow[]) => {
-      const insert = this.db.query(INSERT_RUN);
-      for (const row of rows) insert.run(row);
-    });
+    this.thread = path === ":memory:" ? undefined : new WriterThread(path);
   }
 
   protected async all(text: string, params: unknown[]): Promise<Row[]> {
@@ -43,7 +40,12 @@ export class SqliteStore extends SqlStore {
   }
 
   async insertRuns(records: RunRecord[]): Promise<void> {
-    if (records.length > 0) this.insertAll(records.map(toRunRow));
+    if (records.length === 0) return;
+    if (this.thread) return this.thread.insert(records);
+    const insert = this.db.query(INSERT_RUN_POSITIONAL);
+    this.db.transaction(() => {
+      for (const r of records) insert.run(...runRowValues(r));
+    })();
   }
 
   async migrate(): Promise<void> {
@@ -69,8 +71,81 @@ export class SqliteStore extends SqlStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.thread?.close();
     // Fold the WAL back into the main file so the db is a single file at rest.
     this.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
     this.db.close();
+  }
+}
+
+/**
+ * The worker's entry: beside this file when run from source; in the compiled
+ * binary (built with it as a second entry point, see package.json) Bun embeds
+ * it under its path relative to src/, and this module's URL is the binary's
+ * (`/$bunfs/root/…`, or `B:/~BUN/root/…` on Windows).
+ */
+const WRITER_ENTRY = /\/\$bunfs\/|\/~BUN\//.test(import.meta.url)
+  ? "./store/sqlite-writer.ts"
+  : new URL("./sqlite-writer.ts", import.meta.url).href;
+
+/**
+ * The main-thread side of the writer worker: one pending promise per batch,
+ * settled by the worker's reply after its COMMIT. The worker starts on the
+ * first insert (start-up and CLI commands that never write pay nothing) and
+ * again after it died; a death fails the batches it held, which the run
+ * writer retries (re-inserting an id is a no-op, so a batch committed just
+ * before the death is not doubled).
+ */
+class WriterThread {
+  private worker: Worker | undefined;
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void }>();
+
+  constructor(private readonly path: string) {}
+
+  insert(records: RunRecord[]): Promise<void> {
+    return this.request({ op: "insert", seq: ++this.seq, json: JSON.stringify(records) });
+  }
+
+  async close(): Promise<void> {
+    if (!this.worker) return;
+    await this.request({ op: "close", seq: ++this.seq }).catch(() => {});
+    this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private request(msg: Extract<WriterRequest, { seq: number }>): Promise<void> {
+    const worker = this.worker ?? this.start();
+    // An unanswered batch keeps the process alive (a shutdown waits for it); an idle worker does not.
+    if (this.pending.size === 0) worker.ref();
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(msg.seq, { resolve, reject });
+      worker.postMessage(msg);
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WRITER_ENTRY);
+    worker.onmessage = (event: MessageEvent<WriterReply>) => {
+      const { seq, error } = event.data;
+      const p = this.pending.get(seq);
+      if (!p) return;
+      this.pending.delete(seq);
+      if (this.pending.size === 0) worker.unref();
+      if (error === undefined) p.resolve();
+      else p.reject(new Error(error));
+    };
+    worker.onerror = (event) => this.fail(worker, new Error(`run log writer thread failed: ${event.message}`));
+    worker.addEventListener("close", () => this.fail(worker, new Error("run log writer thread exited")));
+    worker.postMessage({ op: "open", path: this.path } satisfies WriterRequest);
+    this.worker = worker;
+    return worker;
+  }
+
+  private fail(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
   }
 }

@@ -123,6 +123,21 @@ describe.each(MODES)("plugins: $name", (mode) => {
     expect(sent.map((r) => r.json.model)).toEqual([STRATEGY_TARGET]);
   });
 
+  test("each answered request is in the run log (written by the run-log writer thread, embedded in the binary)", async () => {
+    const res = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: VIRTUAL_MODEL, max_tokens: 64, messages: [{ role: "user", content: "log me" }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    // The record is committed before the response completes, so it is there at once.
+    const id = res.headers.get("x-svc-request-id");
+    const runs = (await (await fetch(`${server.url}/v1/telemetry/runs?limit=50`)).json()) as { runs: Array<{ id: string; status: number }> };
+    expect(runs.runs.find((r) => r.id === id)).toMatchObject({ id, status: 200 });
+    expect(server.logs().filter((r) => r.msg === "run log write failed")).toEqual([]);
+  });
+
   test("the provider plugin serves its model through its own base URL", async () => {
     const before = openai.requests.length;
     const res = await fetch(`${server.url}/v1/chat/completions`, {

@@ -7,7 +7,9 @@
 // (≈65 µs for one row alone, ≈11 µs per row in batches of 20). At most one
 // batch is ever in flight. Failed batches go back to the front of the queue
 // and are retried with backoff; records are only lost when the queue
-// overflows maxQueue (oldest first).
+// overflows maxQueue (oldest first). Writers of one turn share one promise
+// (a "group"): a promise and a map entry per record cost more than the
+// insert itself once the commit runs on another thread.
 
 import type { RunLog, RunRecord } from "../../store/types.ts";
 
@@ -28,13 +30,35 @@ const FLUSH_ATTEMPTS = 6;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The records written in one turn: their writers wait on one promise, settled when the last of them is committed or dropped, or at the deadline. */
+class Group {
+  remaining = 0;
+  settled = false;
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor(readonly deadline: number) {
+    this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
+  }
+
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolveDone();
+  }
+}
+
 export class RunWriter {
   /** written: records stored; failed: insert attempts that failed (their records are retried); dropped: records discarded on overflow. */
   readonly stats = { written: 0, failed: 0, dropped: 0 };
 
   private queue: RunRecord[] = [];
-  /** Resolvers of write() promises, settled when their record is committed, dropped, or waited too long. */
-  private readonly waiters = new Map<RunRecord, { resolve: () => void; deadline: number }>();
+  /** The group of each queued record, index for index. */
+  private queueGroups: Group[] = [];
+  /** The group new writes join; closed once a drain starts, so a group never waits on later records. */
+  private openGroup: Group | undefined;
+  /** Groups not yet settled, oldest first, for the deadline sweep. */
+  private waiting: Group[] = [];
   private lastCommit = 0;
   private inFlight = 0;
   private draining: Promise<void> | undefined;
@@ -80,8 +104,16 @@ export class RunWriter {
    * the record is committed (or dropped on overflow); ignoring it is fine.
    */
   write(rec: RunRecord): Promise<void> {
+    let group = this.openGroup;
+    // A group already settled (its records dropped, or its wait expired) must not answer for new records.
+    if (!group || group.settled) {
+      group = this.openGroup = new Group(Date.now() + this.maxWaitMs);
+      this.waiting.push(group);
+    }
+    group.remaining++;
     this.queue.push(rec);
-    const done = new Promise<void>((resolve) => this.waiters.set(rec, { resolve, deadline: Date.now() + this.maxWaitMs }));
+    this.queueGroups.push(group);
+    const done = group.done;
     this.dropOverflow();
     if (!this.kickScheduled) {
       // Never inside the caller's response path; under load, spaced so each commit carries a batch.
@@ -126,14 +158,17 @@ export class RunWriter {
   }
 
   private async drain(): Promise<void> {
+    this.openGroup = undefined;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.batchSize);
+      const groups = this.queueGroups.splice(0, batch.length);
       this.inFlight = batch.length;
       try {
         await this.log.insertRuns(batch);
       } catch (err) {
         this.inFlight = 0;
         this.queue = batch.concat(this.queue);
+        this.queueGroups = groups.concat(this.queueGroups);
         this.stats.failed++;
         this.consecutiveFailures++;
         this.lastError = err;
@@ -145,7 +180,7 @@ export class RunWriter {
       this.inFlight = 0;
       this.lastCommit = performance.now();
       this.stats.written += batch.length;
-      this.release(batch);
+      this.release(groups);
       this.consecutiveFailures = 0;
       this.retryAt = 0;
       this.dropReported = false;
@@ -155,7 +190,8 @@ export class RunWriter {
   private dropOverflow(): void {
     const excess = Math.min(this.pending - this.maxQueue, this.queue.length);
     if (excess <= 0) return;
-    this.release(this.queue.splice(0, excess));
+    this.queue.splice(0, excess);
+    this.release(this.queueGroups.splice(0, excess));
     this.stats.dropped += excess;
     // One report per overflow burst; a successful batch ends the burst.
     if (!this.dropReported) {
@@ -164,21 +200,17 @@ export class RunWriter {
     }
   }
 
-  private release(records: RunRecord[]): void {
-    for (const rec of records) {
-      this.waiters.get(rec)?.resolve();
-      this.waiters.delete(rec);
-    }
+  /** Count records as settled (committed or dropped); a group whose last record this was is done. */
+  private release(groups: Group[]): void {
+    for (const g of groups) if (--g.remaining === 0) g.settle();
+    if (this.waiting.length && this.waiting[0]!.settled) this.waiting = this.waiting.filter((g) => !g.settled);
   }
 
   /** A slow or failing store must not hold responses: past their deadline, waits end (the records stay queued). */
   private expireWaiters(): void {
     const now = Date.now();
-    for (const [rec, w] of this.waiters) {
-      if (w.deadline > now) continue;
-      w.resolve();
-      this.waiters.delete(rec);
-    }
+    for (const g of this.waiting) if (g.deadline <= now) g.settle();
+    this.waiting = this.waiting.filter((g) => !g.settled);
   }
 
   private report(err: unknown): void {
