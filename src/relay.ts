@@ -11,8 +11,6 @@ import { type Clock, systemClock } from "./core/limits/clock.ts";
 import { CooldownTracker } from "./core/limits/cooldown.ts";
 import { MemoryRateLimiter } from "./core/limits/rate-limit.ts";
 import type { Logger } from "./core/log.ts";
-import { providerKey } from "./core/router/credentials.ts";
-import { estimateTextTokens } from "./core/tokens.ts";
 import type { RouterDeps } from "./core/router/deps.ts";
 import { RunWriter } from "./core/telemetry/writer.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
@@ -111,10 +109,6 @@ export class Relay implements RouterDeps {
   /** Load lazily-built data while idle so the first request does not pay for it. */
   warmUp(): void {
     void this.catalog;
-    const c = this.config();
-    // Budget reservations for OpenAI models count tokens with the BPE tokenizer (~0.4 s, 64 MB to load).
-    const openai = this.registry.providers.get("openai");
-    if ((c.limits.hourlyUsd > 0 || c.limits.dailyUsd > 0) && openai && providerKey(openai, c, this.env)) estimateTextTokens("warm up");
   }
 
   /** Built on first use (the price data is slow to load) and again after config or plugin changes. */

@@ -2,19 +2,21 @@
 // A killed session's in-flight requests are aborted and its new ones refused
 // until routing is re-enabled.
 
+import type { Abortable } from "./router/scope.ts";
+
 export class ControlState {
   routingEnabled = true;
   private readonly killed = new Set<string>();
   private killedAll = false;
-  private readonly inflight = new Map<string, Set<AbortController>>();
-  private readonly anonymous = new Set<AbortController>();
+  private readonly inflight = new Map<string, Set<Abortable>>();
+  private readonly anonymous = new Set<Abortable>();
 
   isRefused(sessionKey: string | undefined): boolean {
     return this.killedAll || (sessionKey !== undefined && this.killed.has(sessionKey));
   }
 
   /** Track a request; call the returned function when it ends. */
-  track(sessionKey: string | undefined, ac: AbortController): () => void {
+  track(sessionKey: string | undefined, ac: Abortable): () => void {
     const set = sessionKey === undefined ? this.anonymous : this.setFor(sessionKey);
     set.add(ac);
     return () => {
@@ -25,7 +27,7 @@ export class ControlState {
 
   /** End one session or all; returns how many in-flight requests were aborted. */
   kill(target: { sessionKey: string } | { all: true }): number {
-    const victims: AbortController[] = [];
+    const victims: Abortable[] = [];
     if ("all" in target) {
       this.killedAll = true;
       for (const set of this.inflight.values()) victims.push(...set);
@@ -60,7 +62,7 @@ export class ControlState {
     };
   }
 
-  private setFor(key: string): Set<AbortController> {
+  private setFor(key: string): Set<Abortable> {
     let s = this.inflight.get(key);
     if (!s) this.inflight.set(key, (s = new Set()));
     return s;

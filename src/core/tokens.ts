@@ -12,7 +12,8 @@
 // The tokenizer's own merge cache is size-bounded; nothing here memoises.
 //
 // The o200k tables take ~0.4 s and ~90 MB to load, so they are loaded on first
-// use rather than at start-up (most requests never need an exact count).
+// use rather than at start-up. The request path never needs them: budget
+// reservations use the approximation below (see estimateCost in the pipeline).
 
 import type { ChatRequest, ContentBlock, ToolDefinition } from "./ir.ts";
 

@@ -36,6 +36,20 @@ export interface SurfaceOptions {
   corsOrigins?: () => string[];
   /** Last chance to serve a path no route matched (the proxy's substring routes). */
   fallback?: (request: Request, path: string) => Response | Promise<Response> | undefined;
+  /**
+   * Tried before the router: the few routes that carry nearly all traffic are
+   * answered without the framework's per-request work. They stay registered as
+   * routes too, so the API docs describe them.
+   */
+  fastPath?: (request: Request, path: string) => Promise<Response> | undefined;
+}
+
+/** The path of an absolute request URL, without building a URL object. */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
 /** Map anything thrown to a response; unexpected errors are logged, never shown. */
@@ -77,7 +91,7 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
     const origins = opts.corsOrigins?.() ?? [];
     let res: Response;
     try {
-      res = (origins.length && preflight(request, origins)) || (await handle(request));
+      res = (origins.length && preflight(request, origins)) || (await (opts.fastPath?.(request, pathOf(request.url)) ?? handle(request)));
     } catch (e) {
       res = toErrorResponse(e, request, opts.log);
     }
@@ -89,11 +103,10 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
     }
     if (origins.length) addCorsHeaders(request, res.headers, origins);
     if (opts.log.enabled("info")) {
-      const url = new URL(request.url);
       opts.log.info("request", {
         requestId: ri.id,
         method: request.method,
-        path: url.pathname,
+        path: pathOf(request.url),
         status: res.status,
         ms: Math.round((performance.now() - ri.start) * 100) / 100,
       });

@@ -6,7 +6,7 @@ import { cloudSurface } from "./cloud/index.ts";
 import { controlSurface } from "./control/index.ts";
 import { dashboardSurface } from "./dashboard/index.ts";
 import { docsSurface } from "./docs/index.ts";
-import { proxyFallback, proxySurface } from "./proxy/index.ts";
+import { proxyFallback, proxyFastPath, proxySurface } from "./proxy/index.ts";
 import { telemetrySurface } from "./telemetry/index.ts";
 
 export function surfacesFor(relay: Relay, command: "start" | "cloud") {
@@ -21,6 +21,7 @@ export function buildFetch(relay: Relay, command: "start" | "cloud") {
   return createApp([...surfaces, docsSurface(surfaces, relay.log)], {
     log: relay.log,
     fallback: command === "start" ? proxyFallback(relay) : undefined,
+    fastPath: command === "start" ? proxyFastPath(relay) : undefined,
     corsOrigins,
   });
 }

@@ -236,6 +236,8 @@ export class MemoryBudgetGuard implements BudgetGuard {
    * synchronous step (no stale read between concurrent requests).
    */
   private readonly tallies = new Map<string, Promise<WindowTally>>();
+  /** The same tallies once loaded, so the hot path needs no await. */
+  private readonly loaded = new Map<string, WindowTally>();
   private currentHourKey = "";
   /** Spend added since the last save, by spend key. */
   private readonly unsaved = new Map<string, number>();
@@ -255,7 +257,9 @@ export class MemoryBudgetGuard implements BudgetGuard {
     const estimateNanos = toNanos(estimateUsd, "up");
     const now = this.clock.now();
     const windows = this.current(now);
-    const [hour, day] = await Promise.all([this.tally(windows.hour), this.tally(windows.day)]);
+    let hour = this.loaded.get(windows.hour.spendKey);
+    let day = this.loaded.get(windows.day.spendKey);
+    if (hour === undefined || day === undefined) [hour, day] = await Promise.all([this.tally(windows.hour), this.tally(windows.day)]);
     // From here to the return nothing awaits, so the check and the reservation are atomic.
     const refusal = checkBudget(this.limits, windows, hour, day, estimateNanos, now);
     if (refusal !== undefined) return refusal;
@@ -267,12 +271,14 @@ export class MemoryBudgetGuard implements BudgetGuard {
   async settle(r: BudgetReservation, actualUsd: number): Promise<void> {
     const actualNanos = toNanos(actualUsd, "nearest");
     const held = this.book.take(r);
-    await Promise.all([this.apply(held.hour, held.estimateNanos, actualNanos), this.apply(held.day, held.estimateNanos, actualNanos)]);
+    this.apply(held.hour, held.estimateNanos, actualNanos);
+    this.apply(held.day, held.estimateNanos, actualNanos);
   }
 
   async release(r: BudgetReservation): Promise<void> {
     const held = this.book.take(r);
-    await Promise.all([this.apply(held.hour, held.estimateNanos, 0), this.apply(held.day, held.estimateNanos, 0)]);
+    this.apply(held.hour, held.estimateNanos, 0);
+    this.apply(held.day, held.estimateNanos, 0);
   }
 
   async status(): Promise<BudgetStatus> {
@@ -291,7 +297,10 @@ export class MemoryBudgetGuard implements BudgetGuard {
     if (windows.hour.spendKey !== this.currentHourKey) {
       this.currentHourKey = windows.hour.spendKey;
       for (const key of this.tallies.keys()) {
-        if (key !== windows.hour.spendKey && key !== windows.day.spendKey) this.tallies.delete(key);
+        if (key !== windows.hour.spendKey && key !== windows.day.spendKey) {
+          this.tallies.delete(key);
+          this.loaded.delete(key);
+        }
       }
     }
     return windows;
@@ -300,7 +309,12 @@ export class MemoryBudgetGuard implements BudgetGuard {
   private tally(window: CalendarWindow): Promise<WindowTally> {
     let tally = this.tallies.get(window.spendKey);
     if (tally === undefined) {
-      tally = this.store.getKv(window.spendKey).then((v) => ({ spent: v === undefined ? 0 : Number(v), reserved: 0 }));
+      tally = this.store.getKv(window.spendKey).then((v) => {
+        const t = { spent: v === undefined ? 0 : Number(v), reserved: 0 };
+        // Only while still current: a rollover during the load has already dropped this window.
+        if (this.tallies.get(window.spendKey) === tally) this.loaded.set(window.spendKey, t);
+        return t;
+      });
       // A failed load must not be cached, or the window would stay broken.
       tally.catch(() => this.tallies.delete(window.spendKey));
       this.tallies.set(window.spendKey, tally);
@@ -313,10 +327,10 @@ export class MemoryBudgetGuard implements BudgetGuard {
    * is the truth for this instance at once; the store is updated in batches
    * (at most once a second, and on flush) so no request pays for a disk write.
    */
-  private async apply(window: CalendarWindow, estimateNanos: number, actualNanos: number): Promise<void> {
-    const cached = this.tallies.get(window.spendKey);
-    if (cached !== undefined) {
-      const tally = await cached;
+  private apply(window: CalendarWindow, estimateNanos: number, actualNanos: number): void {
+    // A reservation is only issued once both tallies are loaded; a window dropped at rollover needs no update.
+    const tally = this.loaded.get(window.spendKey);
+    if (tally !== undefined) {
       tally.reserved -= estimateNanos;
       tally.spent += actualNanos;
     }

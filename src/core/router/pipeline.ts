@@ -11,10 +11,11 @@ import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsa
 import type { BudgetReservation } from "../limits/budget.ts";
 import { classifyFailure, parseRetryAfter } from "../limits/failure.ts";
 import { readCapped } from "../read-capped.ts";
-import { estimateTokensFor } from "../tokens.ts";
+import { approxTextTokens, estimateTokens } from "../tokens.ts";
 import { missingKeyError, needsKey, providerBaseUrl, providerKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 import { planRoute, type Routing } from "./plan.ts";
+import { RequestScope } from "./scope.ts";
 import { primeStream, type StreamOutcome } from "./stream-relay.ts";
 import { callUpstream, type UpstreamHandle } from "./upstream.ts";
 
@@ -145,17 +146,14 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
     reservation = r;
   }
 
-  const ac = new AbortController();
-  const onClientAbort = () => ac.abort(call.request.signal.reason);
-  call.request.signal.addEventListener("abort", onClientAbort, { once: true });
-  const untrack = deps.control.track(sessionKey, ac);
+  const scope = new RequestScope(call.request.signal);
+  const untrack = deps.control.track(sessionKey, scope);
   let settled = false;
   /** Close the run: free the session slot, settle the budget, log the record. Resolves once the record is durable. */
   const settle: Settle = (outcome, status, error) => {
     if (settled) return Promise.resolve();
     settled = true;
     untrack();
-    call.request.signal.removeEventListener("abort", onClientAbort);
     const model = run.routed;
     const cost = run.costUsd ?? (model ? costOf(model, run.usage) : 0) + run.rejectedCost;
     if (reservation) {
@@ -167,20 +165,22 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   };
 
   try {
-    const res = await attemptAll(deps, call, ir, routing, run, ac.signal, clientKey, settle);
+    const res = await attemptAll(deps, call, ir, routing, run, scope, clientKey, settle);
     return res;
   } catch (e) {
     const status = e instanceof HttpError ? e.status : 500;
-    await settle(ac.signal.aborted ? "cancelled" : "error", status, (e as Error).message);
+    await settle(scope.aborted ? "cancelled" : "error", status, (e as Error).message);
     throw e;
   }
 }
 
 function estimateCost(model: ModelInfo, ir: ChatRequest): number {
   // Reserve for a typical answer, not the (often huge) max_tokens ceiling: the reservation
-  // only bounds concurrency; the real cost is settled after the call.
+  // only bounds concurrency; the real cost is settled after the call. Input is the
+  // 3.5-characters-per-token approximation for every vendor: it errs high, and a BPE
+  // count would cost ~6 µs per request plus 64 MB of tables for a figure that is settled anyway.
   const output = Math.min(ir.maxTokens ?? 1024, 4096);
-  return costOf(model, { ...emptyUsage(), inputTokens: estimateTokensFor(ir, model.provider), outputTokens: output });
+  return costOf(model, { ...emptyUsage(), inputTokens: estimateTokens(ir, approxTextTokens), outputTokens: output });
 }
 
 async function attemptAll(
@@ -189,7 +189,7 @@ async function attemptAll(
   ir: ChatRequest,
   routing: Routing,
   run: Run,
-  signal: AbortSignal,
+  scope: RequestScope,
   clientKey: string | undefined,
   settle: Settle,
 ): Promise<Response> {
@@ -230,9 +230,10 @@ async function attemptAll(
       run.attempts++;
       run.routed = model;
       const attemptStart = performance.now();
-      let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, signal);
+      const ac = scope.attempt();
+      let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, ac);
       if (outcome.kind === "response" && outcome.stream) {
-        const started = await startStream(deps, call, ir, routing, run, model, provider, outcome, settle, signal);
+        const started = await startStream(deps, call, ir, routing, run, model, provider, outcome, settle, ac.signal);
         if (started instanceof Response) {
           deps.cooldown.recordSuccess(provider.name);
           run.events.push(attemptEvent(model, provider, attemptStart));
@@ -261,7 +262,7 @@ async function attemptAll(
       // A failure: decide between retrying the same model, moving on, or giving up.
       const f = (outcome as Extract<AttemptOutcome, { kind: "failure" }>).failure;
       const cls = classifyFailure(f.networkError !== undefined ? { error: f.networkError } : { status: f.status });
-      if (signal.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
+      if (scope.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
       if (cls.vendorSide) {
         if (deps.cooldown.recordFailure(provider.name, f.message)) deps.log.warn("provider cooled down", { provider: provider.name, reason: f.message });
       }
@@ -392,7 +393,7 @@ async function attemptOne(
   provider: ProviderPlugin,
   apiKey: string | undefined,
   run: Run,
-  signal: AbortSignal,
+  ac: AbortController,
 ): Promise<AttemptOutcome> {
   const config = deps.config();
   const vendor = codecFor(provider.format);
@@ -402,7 +403,7 @@ async function attemptOne(
   const t0 = performance.now();
   let handle: UpstreamHandle;
   try {
-    handle = await callUpstream({ url, headers, body }, signal, config.server.upstreamTimeoutMs);
+    handle = await callUpstream({ url, headers, body }, ac, config.server.upstreamTimeoutMs);
   } catch (e) {
     run.upstreamMs += performance.now() - t0;
     return { kind: "failure", failure: { status: 0, message: describeNetworkError(e), networkError: e } };

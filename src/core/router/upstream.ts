@@ -1,5 +1,6 @@
-// One HTTP call to a vendor, bounded by a timeout and tied to the client's
-// abort signal, so a client that goes away stops the vendor call too.
+// One HTTP call to a vendor, bounded by a timeout and aborted through the
+// controller its caller made (see RequestScope), so a client that goes away
+// stops the vendor call too.
 
 export interface UpstreamRequest {
   url: string;
@@ -17,27 +18,19 @@ export interface UpstreamHandle {
   abort(reason?: unknown): void;
   /** Stops the whole-call timer when a stream takes over with its own idle timer. */
   stopTimer(): void;
-  /** The call is over: release the timer and the client-abort listener. */
+  /** The call is over: release the timer. */
   done(): void;
 }
 
-export async function callUpstream(req: UpstreamRequest, clientSignal: AbortSignal, timeoutMs: number): Promise<UpstreamHandle> {
-  const ac = new AbortController();
-  const onClientAbort = () => ac.abort(clientSignal.reason);
-  if (clientSignal.aborted) onClientAbort();
-  else clientSignal.addEventListener("abort", onClientAbort, { once: true });
+export async function callUpstream(req: UpstreamRequest, ac: AbortController, timeoutMs: number): Promise<UpstreamHandle> {
   // A plain timer, cleared on every path: AbortSignal.timeout would keep one per request alive for its whole span.
   const timer = setTimeout(() => ac.abort(new UpstreamTimeout(`vendor did not answer within ${timeoutMs} ms`)), timeoutMs);
-  const stopTimer = () => clearTimeout(timer);
-  const done = () => {
-    clearTimeout(timer);
-    clientSignal.removeEventListener("abort", onClientAbort);
-  };
+  const done = () => clearTimeout(timer);
   try {
     const response = await fetch(req.url, { method: "POST", headers: req.headers, body: req.body, signal: ac.signal, redirect: "manual" });
     return {
       response,
-      stopTimer,
+      stopTimer: done,
       done,
       abort: (reason) => {
         done();

@@ -9,6 +9,7 @@ import { anthropicCodec } from "../../core/formats/anthropic/index.ts";
 import { CodecError } from "../../core/formats/types.ts";
 import { handleChat, clientAnthropicCredential, validateChatBody, type ChatCall } from "../../core/router/pipeline.ts";
 import { modelNotFound } from "../../core/router/plan.ts";
+import { RequestScope } from "../../core/router/scope.ts";
 import { callUpstream } from "../../core/router/upstream.ts";
 import { estimateTokensFor } from "../../core/tokens.ts";
 import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
@@ -54,7 +55,7 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
       // The vendor's own count is exact; pass the body through untouched.
       const ctx = { model: model.id, stream: false, baseUrl: providerBaseUrl(provider, relay.config(), relay.env), apiKey: key, clientHeaders: request.headers };
       const { url, headers } = provider.countTokens(ctx);
-      const upstream = await callUpstream({ url, headers, body: rawBody }, request.signal, relay.config().server.upstreamTimeoutMs);
+      const upstream = await callUpstream({ url, headers, body: rawBody }, new RequestScope(request.signal).attempt(), relay.config().server.upstreamTimeoutMs);
       const text = await upstream.response.text();
       upstream.done();
       return new Response(text, { status: upstream.response.status, headers: { "content-type": "application/json", "x-svc-token-count": "vendor" } });
@@ -115,6 +116,16 @@ export function proxySurface(relay: Relay) {
     .post("/v1/messages/count_tokens", ({ request }) => countTokens(relay, request), { parse: "none", detail: docs.countTokens })
     .post("/v1/chat/completions", ({ request }) => chat(relay, request, "openai"), { parse: "none", detail: docs.chatCompletions })
     .get("/v1/models", ({ request }) => listModels(relay, request), { detail: docs.models });
+}
+
+/** The two model routes, answered before the router (see SurfaceOptions.fastPath). */
+export function proxyFastPath(relay: Relay) {
+  return (request: Request, path: string): Promise<Response> | undefined => {
+    if (request.method !== "POST") return undefined;
+    if (path === "/v1/chat/completions") return chat(relay, request, "openai");
+    if (path === "/v1/messages") return chat(relay, request, "anthropic");
+    return undefined;
+  };
 }
 
 /** Substring routes of spec §4.2 rule 1, tried only when no exact route matched. */

@@ -1,0 +1,37 @@
+// What can end a request from outside: its client going away, or an
+// administrator killing its session. Each vendor call gets its own
+// AbortController (a timeout or a failed stream start ends that call, and the
+// request moves on to the next candidate), and the scope aborts the current
+// one when the request itself ends: one controller and one listener per call,
+// not a controller per request plus one per call chained by listeners.
+
+export interface Abortable {
+  abort(reason?: unknown): void;
+}
+
+export class RequestScope implements Abortable {
+  aborted = false;
+  reason: unknown;
+  private current: AbortController | undefined;
+
+  constructor(clientSignal: AbortSignal) {
+    if (clientSignal.aborted) this.abort(clientSignal.reason);
+    // Never removed: it lives as long as the request, and an abort after the answer is a no-op.
+    else clientSignal.addEventListener("abort", () => this.abort(clientSignal.reason), { once: true });
+  }
+
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason ?? new Error("request aborted");
+    this.current?.abort(this.reason);
+  }
+
+  /** The controller of the next vendor call; already aborted when the request is. */
+  attempt(): AbortController {
+    const ac = new AbortController();
+    if (this.aborted) ac.abort(this.reason);
+    this.current = ac;
+    return ac;
+  }
+}
