@@ -39,7 +39,9 @@ export interface SurfaceOptions {
   /**
    * Tried before the router: the few routes that carry nearly all traffic are
    * answered without the framework's per-request work. They stay registered as
-   * routes too, so the API docs describe them.
+   * routes too, so the API docs describe them. Their answers must carry
+   * x-svc-request-id themselves. Skipped while CORS is on (its headers are
+   * added to every answer anyway).
    */
   fastPath?: (request: Request, path: string) => Promise<Response> | undefined;
 }
@@ -90,16 +92,23 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
     const ri = requestInfo(request);
     const origins = opts.corsOrigins?.() ?? [];
     let res: Response;
+    // Fast-path answers carry the request id already; setting it again would cost a headers object.
+    let hasId = false;
     try {
-      res = (origins.length && preflight(request, origins)) || (await (opts.fastPath?.(request, pathOf(request.url)) ?? handle(request)));
+      const fast = origins.length ? undefined : opts.fastPath?.(request, pathOf(request.url));
+      hasId = fast !== undefined;
+      res = (origins.length && preflight(request, origins)) || (await (fast ?? handle(request)));
     } catch (e) {
       res = toErrorResponse(e, request, opts.log);
+      hasId = true;
     }
-    try {
-      res.headers.set("x-svc-request-id", ri.id);
-    } catch {
-      res = new Response(res.body, res);
-      res.headers.set("x-svc-request-id", ri.id);
+    if (!hasId) {
+      try {
+        res.headers.set("x-svc-request-id", ri.id);
+      } catch {
+        res = new Response(res.body, res);
+        res.headers.set("x-svc-request-id", ri.id);
+      }
     }
     if (origins.length) addCorsHeaders(request, res.headers, origins);
     if (opts.log.enabled("info")) {

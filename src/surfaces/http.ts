@@ -52,7 +52,17 @@ function randomChars(n: number): string {
  * Time first keeps the run log's primary-key index append-only: random keys
  * scatter every insert across the whole b-tree (measured: 2-3x the cost per row).
  */
-export const newRequestId = (): string => `req_${Date.now().toString(36).padStart(9, "0")}${randomChars(11)}`;
+export function newRequestId(): string {
+  const now = Date.now();
+  if (now !== idMs) {
+    idMs = now;
+    idPrefix = `req_${now.toString(36).padStart(9, "0")}`;
+  }
+  return idPrefix + randomChars(11);
+}
+
+let idMs = 0;
+let idPrefix = "";
 
 const ANTHROPIC_TYPES: Record<number, string> = {
   400: "invalid_request_error",

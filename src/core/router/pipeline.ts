@@ -468,6 +468,7 @@ function collectVendorHeaders(h: Headers, run: Run): void {
 function routingHeaders(run: Run, routing: Routing, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
   const h: Record<string, string> = {
     ...run.vendorHeaders,
+    "x-svc-request-id": run.call.requestId,
     "x-svc-requested-model": asciiHeader(run.requestedModel),
     "x-svc-routed-model": model.id,
     "x-svc-provider": provider.name,

@@ -2,10 +2,13 @@
 // promise that settles when the record is committed, so a caller can make a
 // record durable before its response completes (a kill -9 then loses nothing
 // that a client saw finish). Records are group-committed by a single drain
-// loop: when idle, on the next event-loop turn; under load, at most one commit
-// per `groupCommitMs`, because a SQLite commit costs far more than a row
-// (≈65 µs for one row alone, ≈11 µs per row in batches of 20). At most one
-// batch is ever in flight. Failed batches go back to the front of the queue
+// loop on the next event-loop turn. At most one batch is ever in flight, so
+// under load the records that arrive while a commit runs form the next batch
+// (a commit costs far more than a row). `groupCommitMs` can space commits
+// further apart; it defaults to 0 because every store now commits off the
+// request thread (SQLite on its writer thread, Postgres over the network), and
+// each millisecond of spacing is a millisecond added to every response that
+// waits for its record. Failed batches go back to the front of the queue
 // and are retried with backoff; records are only lost when the queue
 // overflows maxQueue (oldest first). Writers of one turn share one promise
 // (a "group"): a promise and a map entry per record cost more than the
@@ -16,7 +19,7 @@ import type { RunLog, RunRecord } from "../../store/types.ts";
 export interface RunWriterOptions {
   batchSize?: number;
   flushIntervalMs?: number;
-  /** Minimum spacing of commits under load (default 1 ms). */
+  /** Minimum spacing of commits under load (default 0: the next batch goes as soon as the last commit returns). */
   groupCommitMs?: number;
   /** Longest a write() promise stays pending before it resolves anyway (default 1,000 ms). */
   maxWaitMs?: number;
@@ -82,7 +85,7 @@ export class RunWriter {
   ) {
     this.batchSize = opts.batchSize ?? 200;
     this.flushIntervalMs = opts.flushIntervalMs ?? 250;
-    this.groupCommitMs = opts.groupCommitMs ?? 1;
+    this.groupCommitMs = opts.groupCommitMs ?? 0;
     this.maxWaitMs = opts.maxWaitMs ?? 1_000;
     this.maxQueue = opts.maxQueue ?? 100_000;
     this.onError = opts.onError ?? ((err) => console.error("run writer:", err));
