@@ -42,8 +42,8 @@ export default definePlugin({
     const input = ctx.estimateTokens(request);
     const output = request.maxTokens ?? DEFAULT_OUTPUT_TOKENS;
     const ranked = ctx.catalog
-      .list()
-      .filter((m) => m.routable && ctx.isAvailable(m) && canServe(m, needs))
+      .routableModels() // one shared array: no copy of the whole catalog per request
+      .filter((m) => ctx.isAvailable(m) && canServe(m, needs))
       .map((m) => ({ m, cost: expectedCost(m, input, output) }))
       .filter((r): r is { m: ModelInfo; cost: number } => r.cost !== undefined)
       .sort((a, b) => a.cost - b.cost)

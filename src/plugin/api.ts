@@ -83,6 +83,8 @@ export interface CatalogView {
   /** Resolve `<vendor>:<model>`, `<vendor>/<model>`, bare ids and aliases. */
   resolve(name: string): ModelInfo | undefined;
   list(): ModelInfo[];
+  /** Routable models in catalog order: one frozen array until the catalog changes, so derived data can be cached by its identity. */
+  routableModels(): readonly ModelInfo[];
 }
 
 export interface RouteInput {

@@ -87,6 +87,40 @@ describe("complexity plugin", () => {
     expect(json.candidates).not.toContain("ollama:gemma-tiny");
   });
 
+  test("availability is read on every plan: a provider going down and coming back changes the candidates", async () => {
+    const down: string[] = [];
+    const ctx = fakeContext(CATALOG, {}, down);
+    const candidates = async (requested: string) => (await complexity.plan(routeInput(requested, chat("hi")), ctx)).candidates;
+    const fast = ["anthropic:claude-haiku-4-5", "anthropic:claude-sonnet-4-5", "openai:gpt-5-nano", "ollama:gemma-tiny", "acme:text-only-cheap"];
+    const cheap = [
+      "acme:text-only-cheap",
+      "openai:gpt-5-nano",
+      "openai:gpt-5-mini",
+      "anthropic:claude-haiku-4-5",
+      "openai:gpt-5",
+      "anthropic:claude-sonnet-4-5",
+      "anthropic:claude-opus-4-5",
+      "ollama:gemma-tiny",
+    ];
+    expect(await candidates("svc:fast")).toEqual(fast);
+    expect(await candidates("svc:cheap")).toEqual(cheap);
+
+    down.push("anthropic");
+    expect(await candidates("svc:fast")).toEqual(["openai:gpt-5-nano", "ollama:gemma-tiny", "acme:text-only-cheap"]);
+    expect(await candidates("svc:cheap")).toEqual(cheap.filter((c) => !c.startsWith("anthropic:")));
+
+    down.length = 0;
+    expect(await candidates("svc:fast")).toEqual(fast);
+    expect(await candidates("svc:cheap")).toEqual(cheap);
+  });
+
+  test("options are read per options object: a replaced config takes effect", async () => {
+    const first = await plan("svc:fast", chat("hi"), CATALOG, { tiers: { simple: "gpt-5-nano" } });
+    const second = await plan("svc:fast", chat("hi"), CATALOG, { tiers: { simple: "claude-opus-4-5" } });
+    expect(first.candidates[0]).toBe("openai:gpt-5-nano");
+    expect(second.candidates[0]).toBe("anthropic:claude-opus-4-5");
+  });
+
   test("invalid options fail with a message naming the option", () => {
     expect(() => plan("svc:auto", chat("hi"), CATALOG, { tiers: { simple: 3 } })).toThrow("options.tiers.simple");
     expect(() => plan("svc:auto", chat("hi"), CATALOG, { thresholds: { moderate: 5, complex: 1 } })).toThrow("thresholds");

@@ -18,12 +18,14 @@ export function model(spec: ModelSpec): ModelInfo {
 }
 
 export function fakeCatalog(models: ModelInfo[]): CatalogView {
+  const routable = Object.freeze(models.filter((m) => m.routable));
   return {
     resolve(name) {
       const [vendor, id] = name.includes(":") ? name.split(":", 2) : [undefined, name];
       return models.find((m) => (m.id === id || m.aliases.includes(id)) && (vendor === undefined || m.provider === vendor));
     },
     list: () => models,
+    routableModels: () => routable,
   };
 }
 

@@ -20,6 +20,9 @@ export class Catalog implements CatalogView {
   /** Models whose price came from an override, so their snapshots keep it. */
   private overridePriced!: Set<string>;
   private index!: NameIndex;
+  private routableList!: readonly ModelInfo[];
+  /** resolve() answers by name; emptied when the catalog changes, bounded against a flood of made-up names. */
+  private readonly resolved = new Map<string, ModelInfo | undefined>();
 
   constructor(opts: { overrides?: ModelOverride[] } = {}) {
     this.overrides = opts.overrides ?? [];
@@ -32,6 +35,15 @@ export class Catalog implements CatalogView {
    * model of a known provider (`ollama:llama3.2`) is synthesized for passthrough.
    */
   resolve(name: string): ModelInfo | undefined {
+    // Every request resolves its model and each candidate; the same few names come back all day.
+    if (this.resolved.has(name)) return this.resolved.get(name);
+    const model = this.lookup(name);
+    if (this.resolved.size >= RESOLVED_CACHE_MAX) this.resolved.clear();
+    this.resolved.set(name, model);
+    return model;
+  }
+
+  private lookup(name: string): ModelInfo | undefined {
     const found = this.index.lookup(name);
     if (!found) return undefined;
     if (found.kind === "passthrough") return buildModel(found.provider, found.id);
@@ -47,8 +59,13 @@ export class Catalog implements CatalogView {
     return [...this.models];
   }
 
+  /** A copy the caller may sort or change. */
   routable(): ModelInfo[] {
-    return this.models.filter((m) => m.routable);
+    return [...this.routableList];
+  }
+
+  routableModels(): readonly ModelInfo[] {
+    return this.routableList;
   }
 
   /** Nearest known names, for a "model not found" answer. */
@@ -75,10 +92,15 @@ export class Catalog implements CatalogView {
       if (o.price) this.overridePriced.add(key);
     }
     this.models = withAliasesClaimed([...byKey.values()], this.overrides);
+    // A new array on every change: plugins key what they derive from it by its identity.
+    this.routableList = Object.freeze(this.models.filter((m) => m.routable));
     const providers = new Set<string>([...PROVIDERS, ...this.models.map((m) => m.provider)]);
     this.index = new NameIndex(this.models, providers);
+    this.resolved.clear();
   }
 }
+
+const RESOLVED_CACHE_MAX = 4_096;
 
 function applyOverride(model: ModelInfo, o: ModelOverride): ModelInfo {
   return {

@@ -44,36 +44,76 @@ function readOptions(options: Record<string, unknown>): ComplexityOptions {
   return { tiers, thresholds };
 }
 
-const routableFor = (ctx: StrategyContext, needs: Need[]): ModelInfo[] =>
-  ctx.catalog.list().filter((m) => m.routable && ctx.isAvailable(m) && covers(m, needs));
+/** A routable model with its ref, so a plan builds no strings for it. */
+interface Routable {
+  model: ModelInfo;
+  ref: string;
+}
+
+/** The catalog's routable models grouped the way plans read them, built once per catalog version. */
+interface RoutableIndex {
+  byTier: Record<Tier, Routable[]>;
+  /** Cheapest first (a stable sort, so catalog order among equals); models without a known price last. */
+  byPrice: Routable[];
+}
+
+const totalPrice = (m: ModelInfo): number => (m.price ? m.price.input + m.price.output : Number.POSITIVE_INFINITY);
+
+function buildIndex(models: readonly ModelInfo[]): RoutableIndex {
+  const all = models.map((model) => ({ model, ref: modelRef(model) }));
+  const inTier = (tier: Tier) => all.filter((r) => r.model.tier === tier);
+  return {
+    byTier: { simple: inTier("simple"), moderate: inTier("moderate"), complex: inTier("complex") },
+    byPrice: [...all].sort((a, b) => totalPrice(a.model) - totalPrice(b.model)),
+  };
+}
+
+// Keyed by the catalog's routable array, which a changed or rebuilt catalog replaces.
+// Availability changes by the minute (cooldowns, keys), so it is checked per plan.
+const indexes = new WeakMap<readonly ModelInfo[], RoutableIndex>();
+
+function routableIndex(ctx: StrategyContext): RoutableIndex {
+  const models = ctx.catalog.routableModels();
+  let index = indexes.get(models);
+  if (!index) indexes.set(models, (index = buildIndex(models)));
+  return index;
+}
+
+const usable = (model: ModelInfo, needs: Need[], ctx: StrategyContext): boolean => ctx.isAvailable(model) && covers(model, needs);
 
 /** The tier's configured model, the next tier up, then other routable models hinted at this tier. */
 function tierCandidates(tier: Tier, opts: ComplexityOptions, needs: Need[], ctx: StrategyContext): string[] {
   const next = TIERS[TIERS.indexOf(tier) + 1];
   const configured = next ? [opts.tiers[tier], opts.tiers[next]] : [opts.tiers[tier]];
   const refs = usableModels(configured, needs, ctx.catalog, ctx.isAvailable).map(modelRef);
-  for (const model of routableFor(ctx, needs)) {
-    const ref = modelRef(model);
-    if (model.tier === tier && !refs.includes(ref)) refs.push(ref);
+  for (const { model, ref } of routableIndex(ctx).byTier[tier]) {
+    if (!refs.includes(ref) && usable(model, needs, ctx)) refs.push(ref);
   }
   return refs;
 }
 
-const totalPrice = (m: ModelInfo): number => (m.price ? m.price.input + m.price.output : Number.POSITIVE_INFINITY);
-
 /** Every capable model, cheapest first; models without a known price go last. */
 function cheapestCandidates(needs: Need[], ctx: StrategyContext): string[] {
-  return routableFor(ctx, needs)
-    .sort((a, b) => totalPrice(a) - totalPrice(b))
-    .map(modelRef);
+  return routableIndex(ctx)
+    .byPrice.filter(({ model }) => usable(model, needs, ctx))
+    .map(({ ref }) => ref);
 }
 
 function needsReason(needs: Need[]): string[] {
   return needs.length ? [`needs: ${needs.join(", ")}`] : [];
 }
 
+// Config is replaced whole on change, so each options object is validated once.
+const parsedOptions = new WeakMap<Record<string, unknown>, ComplexityOptions>();
+
+function optionsOf(options: Record<string, unknown>): ComplexityOptions {
+  let opts = parsedOptions.get(options);
+  if (!opts) parsedOptions.set(options, (opts = readOptions(options)));
+  return opts;
+}
+
 function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
-  const opts = readOptions(ctx.options);
+  const opts = optionsOf(ctx.options);
   const needs = requiredCapabilities(input.request);
   const model = input.requestedModel;
 
