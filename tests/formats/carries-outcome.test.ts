@@ -53,3 +53,18 @@ for (const [folder, format] of Object.entries(FOLDERS)) {
     }
   });
 }
+
+describe("openai carriesOutcome on null members", () => {
+  const carries = (data: string) => codecFor("openai").carriesOutcome({ data });
+  test("content chunks that say finish_reason and usage are null carry nothing", () => {
+    expect(carries('{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}],"usage":null}')).toBe(false);
+    expect(carries('{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason" : null}],"usage" :  null}')).toBe(false);
+  });
+  test("a named finish_reason, a usage object, an error or [DONE] carry the outcome, whatever the spacing", () => {
+    expect(carries('{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}')).toBe(true);
+    expect(carries('{"choices":[{"index":0,"delta":{},"finish_reason" :\n "length"}]}')).toBe(true);
+    expect(carries('{"choices":[],"usage": {"prompt_tokens":3,"completion_tokens":1}}')).toBe(true);
+    expect(carries('{"error":{"message":"overloaded"}}')).toBe(true);
+    expect(carries("[DONE]")).toBe(true);
+  });
+});

@@ -6,14 +6,17 @@ export class NdjsonParser {
   private readonly decoder = new TextDecoder();
 
   push(chunk: Uint8Array | string): RawStreamEvent[] {
-    this.buf += typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    const buf = this.buf === "" ? text : this.buf + text;
     const out: RawStreamEvent[] = [];
-    let nl: number;
-    while ((nl = this.buf.indexOf("\n")) !== -1) {
-      const line = this.buf.slice(0, nl).trim();
-      this.buf = this.buf.slice(nl + 1);
+    // Lines are read in place; only the unfinished last one is kept.
+    let start = 0;
+    for (let nl = buf.indexOf("\n"); nl !== -1; nl = buf.indexOf("\n", start)) {
+      const line = buf.slice(start, nl).trim();
       if (line) out.push({ data: line });
+      start = nl + 1;
     }
+    this.buf = buf.slice(start);
     return out;
   }
 

@@ -1,17 +1,23 @@
 // Relays a vendor stream to the client, either piping the vendor's bytes
 // unchanged (same format) or translating event by event, with bounded memory:
-// the client stream pulls, so Relay reads from the vendor only as fast as the
-// client reads from Relay. The vendor stream is always decoded on the side to
-// learn usage and stop reason for telemetry.
+// a write to the client waits while the client's buffer is full, so Relay reads
+// from the vendor only as fast as the client reads from Relay. The vendor stream
+// is always decoded on the side to learn usage and stop reason for telemetry.
 //
 // The stream is "primed" before the client sees a byte: Relay reads until the
 // vendor's first real event, so a vendor that fails at the start (an HTTP 200
 // whose first event is an overload error, or a stream that ends empty) can
 // still fall back to another model.
+//
+// Every chunk of every stream passes through here, so the per-chunk path is
+// kept to a read, a tap and a write: one idle timer per stream (refreshed,
+// not re-created, per read), and a piped stream decodes only the events that
+// can carry its outcome.
 import type { Codec, StreamDecoder, StreamEncoder } from "../formats/types.ts";
 import { NdjsonParser } from "../formats/ndjson.ts";
 import { SseParser } from "../formats/sse.ts";
 import { type IRError, type StopReason, type StreamEvent, type Usage, emptyUsage } from "../ir.ts";
+import { sinkStream, type SinkWriter } from "../../runtime/sink-stream.ts";
 
 export interface StreamOutcome {
   outcome: "ok" | "error" | "cancelled";
@@ -49,199 +55,242 @@ export class IdleTimeout extends Error {
   override name = "TimeoutError";
 }
 
-const encoder = new TextEncoder();
+type Controller = SinkWriter;
+type ReadResult = { done: true; value?: Uint8Array } | { done: false; value: Uint8Array };
+/** What the relay uses of the vendor body's reader. */
+interface Reader {
+  read(): Promise<ReadResult>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/** Write a chunk; a promise (to await) only when the sink is full, so that a chunk costs no extra tick. */
+function write(controller: Controller, chunk: Uint8Array | string): Promise<number> | undefined {
+  const written = chunk.length === 0 ? 0 : controller.write(chunk);
+  return typeof written === "number" ? undefined : written;
+}
 
 export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult> {
-  const reader = opts.body.getReader();
-  const parser = opts.vendor.format === "ollama" ? new NdjsonParser() : new SseParser();
-  const decoder: StreamDecoder = opts.vendor.streamDecoder();
-  const clientEncoder: StreamEncoder | undefined = opts.passthrough
-    ? undefined
-    : opts.client.streamEncoder({ model: opts.clientModel, includeUsage: opts.includeUsage });
-  const t0 = performance.now();
-  let usage = emptyUsage();
-  let stopReason: StopReason | undefined;
-  let model: string | undefined;
-  let vendorError: IRError | undefined;
-  let meaningful = false;
-  let ended = false;
-  let finished = false;
-  let firstByteMs: number | undefined;
+  return new Relay(opts).prime();
+}
 
-  /** Decode raw events for telemetry and, when translating, encode them for the client. */
-  const process = (events: StreamEvent[], out: string[]) => {
+class Relay {
+  private readonly reader: Reader;
+  private readonly parser: SseParser | NdjsonParser;
+  private readonly decoder: StreamDecoder;
+  /** Undefined when piping: the vendor's bytes go out as they are. */
+  private readonly clientEncoder: StreamEncoder | undefined;
+  private readonly t0 = performance.now();
+  private usage = emptyUsage();
+  private stopReason: StopReason | undefined;
+  private model: string | undefined;
+  private vendorError: IRError | undefined;
+  private meaningful = false;
+  private ended = false;
+  private finished = false;
+  private firstByteMs: number | undefined;
+  // Passthrough forwards vendor bytes only, so an error the decoder raises at the end of the
+  // stream (the vendor stopped before its final event) has no bytes yet: closeOut must send one.
+  private cutShort: string | undefined;
+  // Once the client stream has started, a piped (same-format) stream is decoded
+  // only where it can carry usage, a stop reason or an error: that is all the run log needs.
+  private tapOnly = false;
+  /** Created by the first read; each later read refreshes it (cheaper than a timer per read). */
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A vendor read is pending: only then does the idle timer count (a slow client is not an idle vendor). */
+  private waiting = false;
+  private idleReason: string | undefined;
+  private clientGone = false;
+
+  constructor(private readonly opts: StreamRelayOptions) {
+    this.reader = opts.body.getReader();
+    this.parser = opts.vendor.format === "ollama" ? new NdjsonParser() : new SseParser();
+    this.decoder = opts.vendor.streamDecoder();
+    this.clientEncoder = opts.passthrough ? undefined : opts.client.streamEncoder({ model: opts.clientModel, includeUsage: opts.includeUsage });
+  }
+
+  /** Read until the first meaningful event, an error, or the end. */
+  async prime(): Promise<PrimeResult> {
+    const pending: Uint8Array[] = [];
+    let pendingText = "";
+    try {
+      while (!this.meaningful && !this.vendorError && !this.ended) {
+        const { done, value } = await this.read();
+        this.waiting = false;
+        if (done) {
+          this.ended = true;
+          pendingText += this.feed(null);
+        } else {
+          pending.push(value);
+          pendingText += this.feed(value);
+        }
+      }
+    } catch (e) {
+      this.stopReading();
+      return { ok: false, error: this.vendorError, reason: (e as Error)?.message ?? String(e) };
+    }
+    // A stream that finished without content (e.g. an Anthropic refusal) is a complete answer, not a
+    // failed attempt (conformance: replay.test.ts, anthropic-refusal.chunks.txt).
+    if (!this.meaningful && this.stopReason === undefined) {
+      this.stopReading();
+      this.opts.abort(new Error("vendor stream failed before its first event"));
+      const error = this.vendorError;
+      return { ok: false, error, reason: error?.message ?? "vendor stream ended before any content" };
+    }
+    return { ok: true, stream: this.clientStream(pending, pendingText) };
+  }
+
+  /**
+   * The client stream writes straight to the response sink (src/runtime/sink-stream.ts): the
+   * server pulls once, and each write goes out with no queue and no promise per chunk. A write
+   * returns a promise when the sink is full; awaiting it is the back-pressure that reaches the
+   * vendor socket.
+   */
+  private clientStream(pending: Uint8Array[], pendingText: string): ReadableStream<Uint8Array> {
+    return sinkStream({
+      pull: (controller) => this.pump(controller, pending, pendingText),
+      cancel: (reason) => {
+        this.clientGone = true;
+        this.stopReading(reason);
+        this.opts.abort(reason ?? new Error("client disconnected"));
+        void this.finish("cancelled", "client disconnected");
+      },
+    });
+  }
+
+  /** Send what priming read, then relay the rest of the vendor stream. */
+  private async pump(controller: Controller, pending: Uint8Array[], pendingText: string): Promise<void> {
+    this.firstByteMs = performance.now() - this.t0;
+    this.tapOnly = this.opts.passthrough;
+    try {
+      if (this.opts.passthrough) for (const c of pending) await write(controller, c);
+      else await write(controller, pendingText);
+      if (this.ended) return await this.closeOut(controller, "");
+      // Cancelled by the client (checked after each wait): the run is recorded, and nobody is listening any more.
+      while (!this.clientGone) {
+        const { done, value } = await this.read();
+        this.waiting = false;
+        if (this.clientGone) return;
+        if (done) return await this.closeOut(controller, this.feed(null));
+        const text = this.feed(value);
+        const full = write(controller, this.opts.passthrough ? value : text);
+        if (full) await full;
+      }
+    } catch (e) {
+      await this.fail(controller, e);
+    }
+  }
+
+  /**
+   * The next vendor chunk, under the idle timeout. Not an async function, to spare a promise per
+   * chunk: the caller clears `waiting` once the read settles (a rejected read ends the stream).
+   */
+  private read(): Promise<ReadResult> {
+    this.waiting = true;
+    if (this.idleTimer) this.idleTimer.refresh();
+    else this.idleTimer = setTimeout(() => this.onIdle(), this.opts.idleTimeoutMs);
+    return this.reader.read();
+  }
+
+  /** The timer ran out: the vendor was silent for the whole timeout only if a read is still pending. */
+  private onIdle(): void {
+    if (!this.waiting) return; // the next read refreshes the timer
+    this.idleReason = `vendor stream idle for ${this.opts.idleTimeoutMs} ms`;
+    this.opts.abort(new IdleTimeout(this.idleReason));
+    this.reader.cancel(new IdleTimeout(this.idleReason)).catch(() => {});
+  }
+
+  /** Stop the idle timer and let go of the vendor stream. */
+  private stopReading(reason?: unknown): void {
+    clearTimeout(this.idleTimer);
+    this.reader.cancel(reason).catch(() => {});
+  }
+
+  /** Parse a vendor chunk (null: the end) for telemetry; returns the text for the client when translating. */
+  private feed(chunk: Uint8Array | null): string {
+    const raws = chunk ? this.parser.push(chunk) : this.parser.end();
+    let out = "";
+    for (const raw of raws) if (!this.tapOnly || this.opts.vendor.carriesOutcome(raw)) out += this.process(this.decoder.push(raw));
+    if (chunk) return out;
+    const closing = this.decoder.end();
+    out += this.process(closing);
+    if (this.opts.passthrough) for (const ev of closing) if (ev.type === "error") this.cutShort = ev.error.message;
+    return out;
+  }
+
+  /** Note usage, stop reason, model and errors; when translating, encode the events for the client. */
+  private process(events: StreamEvent[]): string {
+    let out = "";
     for (const ev of events) {
       switch (ev.type) {
         case "start":
-          model = ev.model || model;
-          if (ev.usage) usage = { ...usage, ...ev.usage };
+          this.model = ev.model || this.model;
+          if (ev.usage) this.usage = { ...this.usage, ...ev.usage };
           break;
         case "finish":
-          usage = ev.usage;
-          stopReason = ev.stopReason;
+          this.usage = ev.usage;
+          this.stopReason = ev.stopReason;
           break;
         case "error":
-          vendorError = ev.error;
+          this.vendorError = ev.error;
           break;
         case "ping":
           break;
         default:
-          meaningful = true;
+          this.meaningful = true;
       }
-      if (clientEncoder) {
-        const s = clientEncoder.encode(ev);
-        if (s) out.push(s);
-      }
+      if (this.clientEncoder) out += this.clientEncoder.encode(ev);
     }
-  };
-
-  // Passthrough forwards vendor bytes only, so an error the decoder raises at the end of the
-  // stream (the vendor stopped before its final event) has no bytes yet: closeOut must send one.
-  let cutShort: string | undefined;
-  // Once the client stream has started, a piped (same-format) stream is decoded
-  // only where it can carry usage, a stop reason or an error: that is all the run log needs.
-  let tapOnly = false;
-  const feed = (chunk: Uint8Array | null, out: string[]) => {
-    const raws = chunk ? parser.push(chunk) : parser.end();
-    for (const raw of raws) if (!tapOnly || opts.vendor.carriesOutcome(raw)) process(decoder.push(raw), out);
-    if (chunk) return;
-    const closing = decoder.end();
-    process(closing, out);
-    if (opts.passthrough) for (const ev of closing) if (ev.type === "error") cutShort = ev.error.message;
-  };
-
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
-  let idleReason: string | undefined;
-  const read = async (): Promise<Awaited<ReturnType<typeof reader.read>>> => {
-    idleTimer = setTimeout(() => {
-      idleReason = `vendor stream idle for ${opts.idleTimeoutMs} ms`;
-      opts.abort(new IdleTimeout(idleReason));
-      reader.cancel(new IdleTimeout(idleReason)).catch(() => {});
-    }, opts.idleTimeoutMs);
-    try {
-      return await reader.read();
-    } finally {
-      clearTimeout(idleTimer);
-    }
-  };
-
-  const finish = (o: Omit<StreamOutcome, "usage" | "stopReason" | "model" | "firstByteMs">): Promise<void> => {
-    if (finished) return Promise.resolve();
-    finished = true;
-    return opts.onEnd({ ...o, usage, stopReason, model, firstByteMs });
-  };
-
-  // ---- priming: read until the first meaningful event, an error, or the end ----
-  const pending: Uint8Array[] = [];
-  const pendingText: string[] = [];
-  try {
-    while (!meaningful && !vendorError && !ended) {
-      const { done, value } = await read();
-      if (done) {
-        ended = true;
-        feed(null, pendingText);
-      } else {
-        pending.push(value);
-        feed(value, pendingText);
-      }
-    }
-  } catch (e) {
-    reader.cancel().catch(() => {});
-    return { ok: false, error: vendorError, reason: (e as Error)?.message ?? String(e) };
+    return out;
   }
-  // A stream that finished without content (e.g. an Anthropic refusal) is a complete answer, not a
-  // failed attempt (conformance: replay.test.ts, anthropic-refusal.chunks.txt).
-  if (!meaningful && stopReason === undefined) {
-    reader.cancel().catch(() => {});
-    opts.abort(new Error("vendor stream failed before its first event"));
-    return { ok: false, error: vendorError, reason: vendorError?.message ?? "vendor stream ended before any content" };
-  }
-
-  const errorFrame = (message: string) => {
-    // A fresh encoder: the error frame must be well-formed whatever state the stream was in.
-    const enc = opts.client.streamEncoder({ model: opts.clientModel });
-    return enc.encode({ type: "error", error: { kind: "api_error", status: 502, message } }) + enc.end();
-  };
 
   /** The vendor stream ended: close the client stream; one that stopped without its final event must not look complete. */
-  const closeOut = async (controller: ReadableStreamDefaultController<Uint8Array>, text: string[]) => {
-    const truncated = (!stopReason && !vendorError) || cutShort !== undefined;
-    const reason = idleReason ?? cutShort ?? "vendor stream ended before completion";
-    if (truncated) text.push(errorFrame(reason));
-    else if (clientEncoder) text.push(clientEncoder.end());
-    if (text.length) controller.enqueue(encoder.encode(text.join("")));
+  private async closeOut(controller: Controller, text: string): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const truncated = (!this.stopReason && !this.vendorError) || this.cutShort !== undefined;
+    const reason = this.idleReason ?? this.cutShort ?? "vendor stream ended before completion";
+    if (truncated) text += this.errorFrame(reason);
+    else if (this.clientEncoder) text += this.clientEncoder.end();
+    await write(controller, text);
     // The run record is committed before the client sees the stream end.
-    await finish({
-      outcome: vendorError || truncated ? "error" : "ok",
-      error: vendorError?.message ?? (truncated ? reason : undefined),
-    });
+    await this.finish(this.vendorError || truncated ? "error" : "ok", this.vendorError?.message ?? (truncated ? reason : undefined));
     controller.close();
-  };
+  }
 
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async start(controller) {
-        firstByteMs = performance.now() - t0;
-        tapOnly = opts.passthrough;
-        if (opts.passthrough) for (const c of pending) controller.enqueue(c);
-        else if (pendingText.length) controller.enqueue(encoder.encode(pendingText.join("")));
-        if (ended) await closeOut(controller, []);
-      },
-      async pull(controller) {
-        try {
-          // Keep reading until there is something to send: a vendor chunk may translate to
-          // nothing (e.g. OpenAI holds finish_reason until usage), and a pull that enqueues
-          // nothing is never called again.
-          for (;;) {
-            const out: string[] = [];
-            const { done, value } = await read();
-            if (done) {
-              feed(null, out);
-              await closeOut(controller, opts.passthrough ? [] : out);
-              return;
-            }
-            feed(value, out);
-            if (opts.passthrough) {
-              controller.enqueue(value);
-              return;
-            }
-            if (out.length) {
-              controller.enqueue(encoder.encode(out.join("")));
-              return;
-            }
-          }
-        } catch (e) {
-          // Aborted by our own request signal (client gone, session killed): a cancellation,
-          // not a vendor failure, so it must not count toward the provider's cooldown.
-          const cancelled = opts.signal.aborted && idleReason === undefined;
-          const message = cancelled
-            ? `request cancelled: ${(opts.signal.reason as Error)?.message ?? "aborted"}`
-            : e instanceof IdleTimeout
-              ? e.message
-              : `vendor stream failed: ${(e as Error)?.message ?? e}`;
-          opts.abort(e);
-          try {
-            controller.enqueue(encoder.encode(errorFrame(message)));
-          } catch {
-            // client already gone
-          }
-          await finish({ outcome: cancelled ? "cancelled" : "error", error: message });
-          try {
-            controller.close();
-          } catch {
-            // client already gone
-          }
-        }
-      },
-      cancel(reason) {
-        clearTimeout(idleTimer);
-        reader.cancel(reason).catch(() => {});
-        opts.abort(reason ?? new Error("client disconnected"));
-        void finish({ outcome: "cancelled", error: "client disconnected" });
-      },
-    },
-    // One chunk buffered ahead at most: back-pressure reaches the vendor socket.
-    { highWaterMark: 1 },
-  );
-  return { ok: true, stream };
+  /** Reading the vendor failed mid-stream: tell the client in its format, and record why. */
+  private async fail(controller: Controller, e: unknown): Promise<void> {
+    clearTimeout(this.idleTimer);
+    // Aborted by our own request signal (client gone, session killed): a cancellation,
+    // not a vendor failure, so it must not count toward the provider's cooldown.
+    const cancelled = this.opts.signal.aborted && this.idleReason === undefined;
+    const message = cancelled
+      ? `request cancelled: ${(this.opts.signal.reason as Error)?.message ?? "aborted"}`
+      : e instanceof IdleTimeout
+        ? e.message
+        : `vendor stream failed: ${(e as Error)?.message ?? e}`;
+    this.opts.abort(e);
+    try {
+      if (!this.clientGone) await write(controller, this.errorFrame(message));
+    } catch {
+      // client already gone
+    }
+    await this.finish(cancelled ? "cancelled" : "error", message);
+    try {
+      controller.close();
+    } catch {
+      // client already gone
+    }
+  }
+
+  private errorFrame(message: string): string {
+    // A fresh encoder: the error frame must be well-formed whatever state the stream was in.
+    const enc = this.opts.client.streamEncoder({ model: this.opts.clientModel });
+    return enc.encode({ type: "error", error: { kind: "api_error", status: 502, message } }) + enc.end();
+  }
+
+  private finish(outcome: StreamOutcome["outcome"], error: string | undefined): Promise<void> {
+    if (this.finished) return Promise.resolve();
+    this.finished = true;
+    const { usage, stopReason, model, firstByteMs } = this;
+    return this.opts.onEnd({ outcome, error, usage, stopReason, model, firstByteMs });
+  }
 }

@@ -9,13 +9,14 @@ import { decodeResponse, encodeResponse } from "./response.ts";
 import { OpenAIStreamDecoder } from "./stream-decoder.ts";
 import { OpenAIStreamEncoder } from "./stream-encoder.ts";
 
-const NAMED_FINISH = /"finish_reason":\s*"/;
+/** A usage or finish_reason that is not null (with include_usage every chunk says `"usage":null`). */
+const NAMED_OUTCOME = /"(?:usage|finish_reason)"\s*:\s*[^\sn]/;
 
 export const openaiCodec: Codec = {
   format: "openai",
   streamContentType: "text/event-stream",
-  // Content deltas carry `"finish_reason":null`; only the final chunks name a reason or usage.
-  carriesOutcome: (raw) => raw.data === "[DONE]" || raw.data.includes('"usage"') || raw.data.includes('"error"') || NAMED_FINISH.test(raw.data),
+  // Content deltas carry `"finish_reason":null` (and `"usage":null`); only the final chunks name a reason or usage.
+  carriesOutcome: (raw) => raw.data === "[DONE]" || raw.data.includes('"error"') || NAMED_OUTCOME.test(raw.data),
   decodeRequest,
   encodeRequest,
   decodeResponse,

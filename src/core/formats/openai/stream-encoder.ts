@@ -5,13 +5,14 @@ import type { StreamEncoder, StreamEncoderOptions } from "../types.ts";
 import { encodeError } from "./error.ts";
 import { encodeFinishReason } from "./finish-reason.ts";
 import { chatCompletionId, nowSeconds } from "./response.ts";
-import type { Json } from "./shape.ts";
 import { encodeUsage } from "./usage.ts";
 
 export class OpenAIStreamEncoder implements StreamEncoder {
   private id: string | undefined;
   private readonly created = nowSeconds();
   private roleSent = false;
+  /** The chunk's JSON up to its choices, fixed once the id is. */
+  private head: string | undefined;
   /** IR block index → OpenAI tool index; OpenAI numbers tool calls 0, 1, 2… among themselves. */
   private readonly toolIndex = new Map<number, number>();
   /**
@@ -29,33 +30,33 @@ export class OpenAIStreamEncoder implements StreamEncoder {
     switch (ev.type) {
       case "start":
         this.id ??= chatCompletionId(ev.id);
-        return this.delta({ content: "" });
+        return this.delta('"content":""');
       case "block_start": {
         if (ev.block.type !== "tool_use") return "";
         const index = this.toolIndex.size;
         this.toolIndex.set(ev.index, index);
         this.argless.add(ev.index);
         const call = { index, id: ev.block.id, type: "function", function: { name: ev.block.name, arguments: "" } };
-        return this.delta({ tool_calls: [call] });
+        return this.delta(`"tool_calls":${JSON.stringify([call])}`);
       }
       case "text_delta":
-        return this.delta({ content: ev.text });
+        return this.delta(`"content":${JSON.stringify(ev.text)}`);
       case "thinking_delta":
-        return this.delta({ reasoning_content: ev.text });
+        return this.delta(`"reasoning_content":${JSON.stringify(ev.text)}`);
       case "tool_args_delta": {
         const index = this.toolIndex.get(ev.index);
         if (index === undefined || ev.json === "") return "";
         this.argless.delete(ev.index);
-        return this.delta({ tool_calls: [{ index, function: { arguments: ev.json } }] });
+        return this.delta(`"tool_calls":${JSON.stringify([{ index, function: { arguments: ev.json } }])}`);
       }
       case "block_stop": {
         const index = this.toolIndex.get(ev.index);
         if (index === undefined || !this.argless.delete(ev.index)) return "";
-        return this.delta({ tool_calls: [{ index, function: { arguments: "{}" } }] });
+        return this.delta(`"tool_calls":${JSON.stringify([{ index, function: { arguments: "{}" } }])}`);
       }
       case "finish": {
-        const last = this.chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: encodeFinishReason(ev.stopReason) }]);
-        return this.opts.includeUsage ? last + this.chunk([], { usage: encodeUsage(ev.usage) }) : last;
+        const last = this.chunk(JSON.stringify({ index: 0, delta: {}, logprobs: null, finish_reason: encodeFinishReason(ev.stopReason) }));
+        return this.opts.includeUsage ? last + this.chunk("", `,"usage":${JSON.stringify(encodeUsage(ev.usage))}`) : last;
       }
       case "error":
         return sseFrame(JSON.stringify(encodeError(ev.error)));
@@ -68,24 +69,26 @@ export class OpenAIStreamEncoder implements StreamEncoder {
     return sseFrame("[DONE]");
   }
 
-  private delta(delta: Json): string {
-    if (!this.roleSent) {
-      this.roleSent = true;
-      delta = { role: "assistant", ...delta };
-    }
-    return this.chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]);
+  /** A content chunk from the delta's JSON-encoded members; the first delta also names the role. */
+  private delta(members: string): string {
+    const role = this.roleSent ? "" : '"role":"assistant",';
+    this.roleSent = true;
+    return this.chunk(`{"index":0,"delta":{${role}${members}},"logprobs":null,"finish_reason":null}`);
   }
 
-  private chunk(choices: Json[], rest: Json = {}): string {
-    this.id ??= chatCompletionId("");
-    const chunk = {
-      id: this.id,
-      object: "chat.completion.chunk",
-      created: this.created,
-      model: this.opts.model,
-      choices,
-      ...rest,
-    };
-    return sseFrame(JSON.stringify(chunk));
+  /**
+   * One `chat.completion.chunk` frame from its JSON-encoded choices and trailing members. The
+   * members every chunk repeats are encoded once per stream (the same text JSON.stringify gives
+   * the whole object); JSON text holds no raw line break, so it is a single `data:` line.
+   */
+  private chunk(choices: string, rest = ""): string {
+    this.head ??= this.encodeHead();
+    return `data: ${this.head}${choices}]${rest}}\n\n`;
+  }
+
+  private encodeHead(): string {
+    const id = (this.id ??= chatCompletionId(""));
+    const created = JSON.stringify(this.created);
+    return `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(this.opts.model)},"choices":[`;
   }
 }

@@ -1,0 +1,131 @@
+// Stream relay microbenchmark: the JS cost per stream of primeStream, in process (no HTTP).
+// Vendor streams are the fake vendors' 20-text-chunk answers of the load benchmark (issue 5),
+// one Uint8Array per SSE event as a vendor sends them:
+//  - passthrough: OpenAI vendor → OpenAI client (include_usage, final usage chunk, [DONE]);
+//  - translate:   Anthropic vendor → OpenAI client (include_usage);
+//  - baseline:    the same source streams read with no relay at all.
+// Every case is run with two consumers: `new Response(stream).text()` (a whole-body
+// destination, as Bun.serve is) and a reader loop (getReader().read()).
+// Streams run CONCURRENCY at a time; figures are µs of wall time per stream (min and median of
+// samples). A relayed stream is checked once before timing: a benchmark of broken output is worthless.
+// Run: bun bench/stream.ts
+import { anthropicCodec } from "../src/core/formats/anthropic/index.ts";
+import { openaiCodec } from "../src/core/formats/openai/index.ts";
+import type { Codec } from "../src/core/formats/types.ts";
+import { primeStream } from "../src/core/router/stream-relay.ts";
+import { anthropic } from "../tests/fakes/render/anthropic.ts";
+import type { Dialect } from "../tests/fakes/render/dialect.ts";
+import { openai } from "../tests/fakes/render/openai.ts";
+
+const TEXT_CHUNKS = 20;
+const CONCURRENCY = 50;
+const SAMPLES = 7;
+const SAMPLE_MS = 400;
+
+/** The framed events a fake vendor sends for the load benchmark's streamed answer. */
+function vendorEvents(dialect: Dialect, kind: string): Uint8Array[] {
+  const reply = { text: `Hello from fake ${kind}. This reply is long enough to be split into several stream events.`, textChunks: TEXT_CHUNKS };
+  const call = { model: "bench-model", stream: true, includeUsage: true, sse: true };
+  const encoder = new TextEncoder();
+  return dialect.frame(dialect.events(reply, call), call).map((p) => encoder.encode(p));
+}
+
+const EVENTS = { openai: vendorEvents(openai, "openai"), anthropic: vendorEvents(anthropic, "anthropic") };
+
+/** A vendor body whose bytes have all arrived: each read returns one event. */
+function source(events: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const e of events) controller.enqueue(e);
+      controller.close();
+    },
+  });
+}
+
+let sink = 0;
+let ended = 0;
+
+async function relay(events: Uint8Array[], vendor: Codec): Promise<ReadableStream<Uint8Array>> {
+  const primed = await primeStream({
+    body: source(events),
+    vendor,
+    client: openaiCodec,
+    passthrough: vendor === openaiCodec,
+    clientModel: "bench-model",
+    includeUsage: true,
+    idleTimeoutMs: 30_000,
+    signal: new AbortController().signal,
+    abort: () => {},
+    onEnd: async (o) => {
+      if (o.outcome === "ok") ended++;
+    },
+  });
+  if (!primed.ok) throw new Error(`priming failed: ${primed.reason}`);
+  return primed.stream;
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = stream.getReader();
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return bytes;
+    bytes += value.byteLength;
+  }
+}
+
+type Consume = (stream: ReadableStream<Uint8Array>) => Promise<number>;
+const byResponse: Consume = async (s) => (await new Response(s).text()).length;
+const byReader: Consume = readAll;
+
+/** One sample: mean µs of wall time per stream over rounds of CONCURRENCY streams for SAMPLE_MS. */
+async function sample(one: () => Promise<number>): Promise<number> {
+  let streams = 0;
+  const start = Bun.nanoseconds();
+  const until = start + SAMPLE_MS * 1e6;
+  do {
+    const sizes = await Promise.all(Array.from({ length: CONCURRENCY }, one));
+    for (const n of sizes) sink += n;
+    streams += CONCURRENCY;
+  } while (Bun.nanoseconds() < until);
+  return (Bun.nanoseconds() - start) / 1_000 / streams;
+}
+
+/** Passthrough must give the vendor's bytes back, translation OpenAI chunks ending in [DONE]. */
+async function check(): Promise<void> {
+  const piped = await new Response(await relay(EVENTS.openai, openaiCodec)).text();
+  const translated = await new Response(await relay(EVENTS.anthropic, anthropicCodec)).text();
+  if (piped !== new TextDecoder().decode(Buffer.concat(EVENTS.openai))) throw new Error("passthrough changed the vendor's bytes");
+  if (!translated.includes('"object":"chat.completion.chunk"') || !translated.endsWith("data: [DONE]\n\n")) throw new Error(`bad translation:\n${translated}`);
+}
+
+const cases: Array<[string, () => Promise<number>]> = [];
+for (const [label, consume] of [["Response.text()", byResponse], ["reader loop", byReader]] as const) {
+  cases.push(
+    [`baseline openai source, ${label}`, () => consume(source(EVENTS.openai))],
+    [`passthrough openai→openai, ${label}`, async () => consume(await relay(EVENTS.openai, openaiCodec))],
+    [`baseline anthropic source, ${label}`, () => consume(source(EVENTS.anthropic))],
+    [`translate anthropic→openai, ${label}`, async () => consume(await relay(EVENTS.anthropic, anthropicCodec))],
+  );
+}
+
+// Samples are interleaved across cases so that a burst of load from other processes on the
+// machine spreads over all of them; the minimum is the least disturbed figure.
+await check();
+for (const [, fn] of cases) await sample(fn); // warm-up (JIT)
+const samples = cases.map((): number[] => []);
+for (let i = 0; i < SAMPLES; i++) {
+  Bun.gc(true);
+  for (const [c, [, fn]] of cases.entries()) samples[c]!.push(await sample(fn));
+}
+
+const width = Math.max(...cases.map(([name]) => name.length));
+const fmt = (n: number) => n.toFixed(1).padStart(9);
+console.log(`${TEXT_CHUNKS}-text-chunk streams (${EVENTS.openai.length} OpenAI / ${EVENTS.anthropic.length} Anthropic vendor events), ${CONCURRENCY} at a time`);
+console.log(`${"case".padEnd(width)}  ${"min µs".padStart(9)}  ${"median".padStart(9)}   (µs of wall time per stream, ${SAMPLES} samples)`);
+for (const [c, [name]] of cases.entries()) {
+  const sorted = samples[c]!.sort((a, b) => a - b);
+  console.log(`${name.padEnd(width)}  ${fmt(sorted[0]!)}  ${fmt(sorted[sorted.length >> 1]!)}`);
+}
+// Printing the counters keeps the measured work observable.
+console.log(`\n(${ended} relayed streams ended ok; checksum ${sink % 1000})`);
