@@ -23,11 +23,20 @@ export interface Listener {
   noTimeout(request: Request): void;
 }
 
+/** A full collection once the server has been quiet this long after a burst... */
+const QUIET_MS = 1_000;
+/** ...of at least this many requests (a trickle of traffic never triggers one). */
+const BURST_REQUESTS = 500;
+
 export function listen(opts: ListenOptions): Listener {
+  let served = 0;
   const server = Bun.serve({
     hostname: opts.hostname,
     port: opts.port,
-    fetch: opts.fetch,
+    fetch: (request, srv) => {
+      served++;
+      return opts.fetch(request, srv);
+    },
     maxRequestBodySize: opts.maxRequestBodySize,
     idleTimeout: Math.min(255, Math.max(1, Math.round(opts.idleTimeoutSec))),
     // Our own handlers answer every error; this is the last resort for a bug.
@@ -35,6 +44,7 @@ export function listen(opts: ListenOptions): Listener {
   });
   const hostname = server.hostname ?? opts.hostname;
   const port = server.port ?? opts.port;
+  const stopIdleGc = collectWhenQuiet(() => served, () => server.pendingRequests);
   return {
     hostname,
     port,
@@ -42,6 +52,7 @@ export function listen(opts: ListenOptions): Listener {
     inFlight: () => server.pendingRequests,
     noTimeout: (request) => server.timeout(request, 0),
     async stop(graceMs) {
+      stopIdleGc();
       void server.stop(false);
       const deadline = Date.now() + graceMs;
       while (server.pendingRequests > 0 && Date.now() < deadline) await Bun.sleep(20);
@@ -50,4 +61,25 @@ export function listen(opts: ListenOptions): Listener {
       return { forced };
     },
   };
+}
+
+/**
+ * The garbage collector runs when JavaScript allocates, so after a burst (a
+ * thousand streams closing, say) an idle server would keep that heap, and its
+ * RSS, until the next traffic. Once the server has been quiet for QUIET_MS after
+ * at least BURST_REQUESTS requests, one full collection gives the memory back.
+ */
+function collectWhenQuiet(served: () => number, pending: () => number): () => void {
+  let lastSeen = 0;
+  let atLastGc = 0;
+  const timer = setInterval(() => {
+    const now = served();
+    const quiet = now === lastSeen && pending() === 0;
+    lastSeen = now;
+    if (!quiet || now - atLastGc < BURST_REQUESTS) return;
+    atLastGc = now;
+    Bun.gc(true);
+  }, QUIET_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
