@@ -6,16 +6,21 @@ export class TooLarge extends Error {
   override name = "TooLarge";
 }
 
-export async function readCapped(source: Request | Response, cap: number): Promise<string> {
+/** Not an async function: the common case (a declared length) returns the runtime's own promise, one tick cheaper. */
+export function readCapped(source: Request | Response, cap: number): Promise<string> {
   const declaredLength = Number(source.headers.get("content-length"));
   const body = source.body;
   if (declaredLength > cap) {
     void body?.cancel().catch(() => {});
-    throw new TooLarge(`${declaredLength} bytes declared, over the ${cap}-byte limit`);
+    return Promise.reject(new TooLarge(`${declaredLength} bytes declared, over the ${cap}-byte limit`));
   }
-  if (!body) return "";
+  if (!body) return Promise.resolve("");
   // A declared length within the cap bounds the read already: use the runtime's native path.
   if (declaredLength > 0) return source.text();
+  return readChunks(body, cap);
+}
+
+async function readChunks(body: ReadableStream<Uint8Array>, cap: number): Promise<string> {
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;

@@ -216,6 +216,8 @@ export class ReservationBook {
 
 // ---- in-memory guard (single instance; spend persisted through KvStore) ----
 
+const RESOLVED = Promise.resolve();
+
 /** How often accumulated spend is written to the store. */
 const SAVE_EVERY_MS = 1_000;
 
@@ -268,17 +270,25 @@ export class MemoryBudgetGuard implements BudgetGuard {
     return this.book.issue(this.book.newId(), { estimateNanos, hour: windows.hour, day: windows.day }, estimateUsd);
   }
 
-  async settle(r: BudgetReservation, actualUsd: number): Promise<void> {
-    const actualNanos = toNanos(actualUsd, "nearest");
-    const held = this.book.take(r);
-    this.apply(held.hour, held.estimateNanos, actualNanos);
-    this.apply(held.day, held.estimateNanos, actualNanos);
+  settle(r: BudgetReservation, actualUsd: number): Promise<void> {
+    return this.free(r, () => toNanos(actualUsd, "nearest"));
   }
 
-  async release(r: BudgetReservation): Promise<void> {
-    const held = this.book.take(r);
-    this.apply(held.hour, held.estimateNanos, 0);
-    this.apply(held.day, held.estimateNanos, 0);
+  release(r: BudgetReservation): Promise<void> {
+    return this.free(r, () => 0);
+  }
+
+  /** Synchronous for this guard (the interface is async for shared stores); errors become rejections. */
+  private free(r: BudgetReservation, actualNanos: () => number): Promise<void> {
+    try {
+      const nanos = actualNanos();
+      const held = this.book.take(r);
+      this.apply(held.hour, held.estimateNanos, nanos);
+      this.apply(held.day, held.estimateNanos, nanos);
+      return RESOLVED;
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   async status(): Promise<BudgetStatus> {

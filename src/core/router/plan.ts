@@ -79,10 +79,9 @@ export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Rou
     // The target model is not chosen yet: the vendor-neutral approximation.
     estimateTokens: (req) => estimateTokens(req, approxTextTokens),
   };
-  const plan = await strategy.plan(
-    { request: input.request, requestedModel: name, clientFormat: input.clientFormat, headers: input.headers },
-    ctx,
-  );
+  const planned = strategy.plan({ request: input.request, requestedModel: name, clientFormat: input.clientFormat, headers: input.headers }, ctx);
+  // Built-in strategies plan synchronously: no extra tick for them.
+  const plan = planned instanceof Promise ? await planned : planned;
   const candidates: ModelInfo[] = [];
   const seen = new Set<string>();
   for (const c of plan.candidates) {

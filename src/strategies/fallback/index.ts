@@ -23,8 +23,17 @@ function readOptions(options: Record<string, unknown>): FallbackOptions {
   return { chains: chains as Record<string, string[]>, default: fallbackDefault };
 }
 
+// Config is replaced whole on change, so each options object is validated once.
+const parsedOptions = new WeakMap<Record<string, unknown>, FallbackOptions>();
+
+function optionsOf(options: Record<string, unknown>): FallbackOptions {
+  let opts = parsedOptions.get(options);
+  if (!opts) parsedOptions.set(options, (opts = readOptions(options)));
+  return opts;
+}
+
 function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
-  const opts = readOptions(ctx.options);
+  const opts = optionsOf(ctx.options);
   const requested = input.requestedModel;
   const chain = Object.hasOwn(opts.chains, requested) ? opts.chains[requested] : opts.default;
   const available: string[] = [];
