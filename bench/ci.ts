@@ -13,7 +13,7 @@ import { formatTable, machineLine } from "./lib/report.ts";
 import { checkCases, progress, runRatioCases, startInstantStack } from "./lib/suite.ts";
 import { assertWrkInstalled } from "./lib/wrk.ts";
 
-const TIMING: Timing = { warmSec: 1, measureSec: 3, connections: 50 };
+const TIMING: Timing = { warmSec: 1, measureSec: 2, connections: 50, rounds: 3 };
 /** Ratios measured on this machine when the guard was set: a 0.21–0.42, b 0.29–0.32, c 0.19–0.26 (noisy); bars at half the lowest. */
 const REGRESSION_BARS: Record<string, number> = { a: 0.1, b: 0.14, c: 0.09 };
 // Over only ~20k requests RSS mostly tracks when Bun returns heap to the OS (±60 MB seen

@@ -16,7 +16,7 @@ import { startFake, startFloor, startRelay } from "./lib/stack.ts";
 import { checkCases, progress, runRatioCases, startInstantStack, STREAM_CHUNKS } from "./lib/suite.ts";
 import { assertWrkInstalled } from "./lib/wrk.ts";
 
-const TIMING: Timing = { warmSec: 2, measureSec: 8, connections: 50 };
+const TIMING: Timing = { warmSec: 2, measureSec: 4, connections: 50, rounds: 3 };
 const SLOW = { latencyMs: 20, connections: 200, bars: { p50Ms: 0.5, p99Ms: 2 } };
 /** Each open stream lasts 20 ms + 19 × 500 ms ≈ 10 s. */
 const OPEN_STREAMS = { count: 1_000, chunkDelayMs: 500, settleSec: 5, bars: { allOpenWithinSec: 5, peakMb: 150, backWithinMb: 20 } };
@@ -86,7 +86,7 @@ async function slowVendorCases(): Promise<Outcome[]> {
 }
 
 const NOTES = [
-  `Timing: each figure is one wrk run (1 thread) of ${TIMING.measureSec} s after a ${TIMING.warmSec} s warm-up, ${TIMING.connections} connections unless stated; fake vendors answer instantly with ${STREAM_CHUNKS}-chunk streams.`,
+  `Timing: floor and Relay run in alternating wrk slices (1 thread) of ${TIMING.measureSec} s, ${TIMING.rounds} of each after a ${TIMING.warmSec} s warm-up, ${TIMING.connections} connections unless stated; each row shows the round with the median Relay/floor ratio (all rounds in the verdict). Fake vendors answer instantly with ${STREAM_CHUNKS}-chunk streams.`,
   "Relay: `bun src/server.ts start`, telemetry on, per-model rate limit and hourly/daily budgets set too high to trigger, cooldown on, log level warn.",
   `Targets (issue 5): relay/floor ≥ 0.8 non-streaming (a, d) and streaming passthrough (b), ≥ 0.6 translated streaming (c); e added latency p50 ≤ ${SLOW.bars.p50Ms} ms, p99 ≤ ${SLOW.bars.p99Ms} ms.`,
   CASES.c.note,

@@ -2,9 +2,8 @@
 // fake and one floor per vendor, plus Relay), the once-per-case correctness
 // check, and the throughput cases measured against the floor.
 import { checkOnce, type RatioCase, type Vendor } from "./cases.ts";
-import { load, ratioCase, type Outcome, type Timing } from "./measure.ts";
+import { ratioCase, type Outcome, type Timing } from "./measure.ts";
 import { startFake, startFloor, startRelay, type Target } from "./stack.ts";
-import type { LoadResult } from "./wrk.ts";
 
 /** Text chunks per streamed answer (issue 5 measures 20-chunk streams). */
 export const STREAM_CHUNKS = 20;
@@ -40,23 +39,12 @@ export async function checkCases(cases: RatioCase[], stack: InstantStack): Promi
 
 export const progress = (msg: string): void => void process.stderr.write(`· ${msg}\n`);
 
-/**
- * Runs each case's floor then Relay. A floor request identical to one
- * already measured (case d reuses a's) is not measured twice.
- */
+/** Each case against its vendor's floor, in alternating slices (see ratioCase). */
 export async function runRatioCases(cases: RatioCase[], stack: InstantStack, timing: Timing, barOf: (c: RatioCase) => number): Promise<Outcome[]> {
-  const floors = new Map<string, LoadResult>();
   const outcomes: Outcome[] = [];
   for (const c of cases) {
-    const key = `${c.vendor} ${c.floor.path} ${c.floor.body}`;
-    let floor = floors.get(key);
-    if (!floor) {
-      progress(`case ${c.id}: floor`);
-      floor = await load(stack.floors[c.vendor].url, c.floor, timing);
-      floors.set(key, floor);
-    }
-    progress(`case ${c.id}: relay`);
-    outcomes.push(await ratioCase(c, floor, stack.relay, timing, barOf(c)));
+    progress(`case ${c.id}: floor and relay, ${timing.rounds} rounds`);
+    outcomes.push(await ratioCase(c, stack.floors[c.vendor].url, stack.relay, timing, barOf(c)));
   }
   return outcomes;
 }
