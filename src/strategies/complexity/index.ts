@@ -5,6 +5,7 @@ import { definePlugin } from "../../plugin/api.ts";
 import type { ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
 import { covers, DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, usableModels, type Need } from "./candidates.ts";
 import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
+import { parsedOnce } from "../options.ts";
 
 const TIERS: readonly Tier[] = ["simple", "moderate", "complex"];
 const PINNED_TIER: Readonly<Record<string, Tier>> = { "svc:fast": "simple", "svc:best": "complex" };
@@ -103,14 +104,7 @@ function needsReason(needs: Need[]): string[] {
   return needs.length ? [`needs: ${needs.join(", ")}`] : [];
 }
 
-// Config is replaced whole on change, so each options object is validated once.
-const parsedOptions = new WeakMap<Record<string, unknown>, ComplexityOptions>();
-
-function optionsOf(options: Record<string, unknown>): ComplexityOptions {
-  let opts = parsedOptions.get(options);
-  if (!opts) parsedOptions.set(options, (opts = readOptions(options)));
-  return opts;
-}
+const optionsOf = parsedOnce(readOptions);
 
 function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
   const opts = optionsOf(ctx.options);

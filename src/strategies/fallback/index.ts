@@ -5,6 +5,7 @@
 import { definePlugin } from "../../plugin/api.ts";
 import type { RouteInput, RoutePlan, StrategyContext } from "../../plugin/api.ts";
 import { modelRef } from "../complexity/candidates.ts";
+import { parsedOnce } from "../options.ts";
 
 interface FallbackOptions {
   chains: Record<string, string[]>;
@@ -23,14 +24,7 @@ function readOptions(options: Record<string, unknown>): FallbackOptions {
   return { chains: chains as Record<string, string[]>, default: fallbackDefault };
 }
 
-// Config is replaced whole on change, so each options object is validated once.
-const parsedOptions = new WeakMap<Record<string, unknown>, FallbackOptions>();
-
-function optionsOf(options: Record<string, unknown>): FallbackOptions {
-  let opts = parsedOptions.get(options);
-  if (!opts) parsedOptions.set(options, (opts = readOptions(options)));
-  return opts;
-}
+const optionsOf = parsedOnce(readOptions);
 
 function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
   const opts = optionsOf(ctx.options);
