@@ -1,0 +1,105 @@
+// CPU cost of Relay's non-streaming request path, without sockets: the real
+// app handler (the same buildFetch `relay start` serves, SQLite run log on its
+// writer thread, limits on as in bench/run.ts) called 50 requests at a time,
+// with the vendor call answered in-process by a canned OpenAI response. It
+// prints the request thread's CPU time per request (read from /proc, so the
+// writer thread is counted apart), which is what caps throughput in the load
+// bench. Linux only (/proc).
+//   bun bench/request-path.ts [--model svc:auto] [--requests 100000] [--no-telemetry] [--no-limits]
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config/load.ts";
+import { createLogger } from "../src/core/log.ts";
+import { Relay } from "../src/relay.ts";
+import { buildFetch } from "../src/surfaces/index.ts";
+import { BENCH_CONFIG } from "./lib/stack.ts";
+
+const { values } = parseArgs({
+  options: {
+    model: { type: "string", default: "gpt-4o-mini" },
+    requests: { type: "string", default: "100000" },
+    "no-telemetry": { type: "boolean", default: false },
+    "no-limits": { type: "boolean", default: false },
+  },
+});
+const REQUESTS = Number(values.requests);
+const CONCURRENCY = 50;
+const VENDOR_ORIGIN = "http://vendor.invalid";
+
+const config = structuredClone(BENCH_CONFIG) as typeof BENCH_CONFIG & { limits: Record<string, number> };
+if (values["no-telemetry"]) config.telemetry.enabled = false;
+if (values["no-limits"]) config.limits = { rpmDefault: 0, hourlyUsd: 0, dailyUsd: 0 };
+
+const home = mkdtempSync(join(tmpdir(), "relay-request-path-"));
+const file = join(home, "config.json");
+writeFileSync(file, JSON.stringify({ ...config, pluginsDirs: [join(home, "plugins")] }));
+const env = { RELAY_HOME: home, OPENAI_BASE_URL: `${VENDOR_ORIGIN}/v1`, OPENAI_API_KEY: "x" };
+const relay = await Relay.create({ loaded: loadConfig({ file, env }), env, log: createLogger("warn", () => {}) });
+const handle = buildFetch(relay, "start");
+
+// What the load bench's fake vendor answers, byte for byte in shape.
+const VENDOR_BODY = JSON.stringify({
+  id: "chatcmpl-bench",
+  object: "chat.completion",
+  created: 1_795_394_742,
+  model: "gpt-4o-mini",
+  choices: [{ index: 0, message: { role: "assistant", content: "Hello from fake openai. This reply is long enough to be split into several stream events.", refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+  usage: { prompt_tokens: 12, completion_tokens: 23, total_tokens: 35, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 } },
+  service_tier: "default",
+  system_fingerprint: "fp_fake",
+});
+const realFetch = globalThis.fetch;
+globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) =>
+  String(input).startsWith(VENDOR_ORIGIN)
+    ? Promise.resolve(new Response(VENDOR_BODY, { headers: { "content-type": "application/json", "content-length": String(VENDOR_BODY.length) } }))
+    : realFetch(input, init)) as typeof fetch;
+
+const BODY = JSON.stringify({
+  model: values.model,
+  messages: [
+    { role: "system", content: "You are a concise assistant." },
+    { role: "user", content: "Summarise the benefits of HTTP connection pooling in two sentences." },
+  ],
+  max_tokens: 256,
+});
+
+async function one(): Promise<void> {
+  const res = await handle(new Request("http://127.0.0.1:4100/v1/chat/completions", { method: "POST", headers: { "content-type": "application/json", "content-length": String(BODY.length) }, body: BODY }));
+  if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
+  await res.text();
+}
+
+async function drive(n: number): Promise<void> {
+  let started = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (started++ < n) await one();
+  }));
+}
+
+/** CPU ms of this process's main thread (utime + stime, in clock ticks of 10 ms). */
+function mainThreadCpuMs(): number {
+  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+try {
+  await drive(Math.min(20_000, REQUESTS)); // JIT warm-up
+  const cpu0 = mainThreadCpuMs();
+  const all0 = process.cpuUsage();
+  const t0 = performance.now();
+  await drive(REQUESTS);
+  const wallUs = ((performance.now() - t0) * 1000) / REQUESTS;
+  const mainUs = ((mainThreadCpuMs() - cpu0) * 1000) / REQUESTS;
+  const all = process.cpuUsage(all0);
+  const allUs = (all.user + all.system) / REQUESTS;
+  console.log(
+    `${values.model}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}: ` +
+      `request thread ${mainUs.toFixed(1)} µs CPU per request, all threads ${allUs.toFixed(1)} µs, wall ${wallUs.toFixed(1)} µs (${REQUESTS.toLocaleString("en-US")} requests, ${CONCURRENCY} at a time)`,
+  );
+} finally {
+  await relay.close();
+  rmSync(home, { recursive: true, force: true });
+}
+process.exit(0);
