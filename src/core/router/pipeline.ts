@@ -180,7 +180,7 @@ function estimateCost(model: ModelInfo, ir: ChatRequest): number {
   // 3.5-characters-per-token approximation for every vendor: it errs high, and a BPE
   // count would cost ~6 µs per request plus 64 MB of tables for a figure that is settled anyway.
   const output = Math.min(ir.maxTokens ?? 1024, 4096);
-  return costOf(model, { ...emptyUsage(), inputTokens: estimateTokens(ir, approxTextTokens), outputTokens: output });
+  return costOf(model, { inputTokens: estimateTokens(ir, approxTextTokens), outputTokens: output, cacheReadTokens: 0, cacheWriteTokens: 0 });
 }
 
 async function attemptAll(
@@ -467,7 +467,6 @@ function collectVendorHeaders(h: Headers, run: Run): void {
 
 function routingHeaders(run: Run, routing: Routing, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
   const h: Record<string, string> = {
-    ...run.vendorHeaders,
     "x-svc-request-id": run.call.requestId,
     "x-svc-requested-model": asciiHeader(run.requestedModel),
     "x-svc-routed-model": model.id,
@@ -481,6 +480,8 @@ function routingHeaders(run: Run, routing: Routing, model: ModelInfo, provider: 
   if (routing.plan.tier) h["x-svc-complexity-tier"] = routing.plan.tier;
   if (routing.plan.reasons.length) h["x-svc-routing-reasons"] = asciiHeader(routing.plan.reasons.join("; ")).slice(0, 512);
   if (run.dropped.length) h["x-svc-dropped-params"] = run.dropped.join(",");
+  // Vendor headers (rate limits, request ids) never share a name with ours.
+  for (const name in run.vendorHeaders) h[name] = run.vendorHeaders[name]!;
   return h;
 }
 
