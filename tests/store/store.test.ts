@@ -382,6 +382,42 @@ describe("sqlite specifics", () => {
   });
 });
 
+describe("sqlite run-log writer thread", () => {
+  let root: string;
+  let store: Store;
+  beforeEach(async () => {
+    root = mkdtempSync(path.join(tmpdir(), "relay-writer-"));
+    store = await openStore({ driver: "sqlite", path: path.join(root, "relay.db") });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const ids = async () => (await store.listRuns({ limit: 100, offset: 0 })).runs.map((r) => r.id).sort();
+
+  test("a thread that died is replaced on the next batch; nothing committed before is lost", async () => {
+    await store.insertRuns([run({ id: "req_before" })]);
+    const thread = (store as unknown as { thread: { worker?: Worker } }).thread;
+    const first = thread.worker;
+    expect(first).toBeDefined();
+    first!.terminate();
+    // The thread's end is noticed asynchronously; until then a batch may be sent to it and fail.
+    for (let i = 0; i < 200 && thread.worker === first; i++) await Bun.sleep(5);
+    await store.insertRuns([run({ id: "req_after" })]);
+    expect(thread.worker).toBeDefined();
+    expect(thread.worker).not.toBe(first);
+    expect(await ids()).toEqual(["req_after", "req_before"]);
+  });
+
+  test("a batch the database refuses rejects with SQLite's reason, and the thread goes on", async () => {
+    const bad = { ...run({ id: "req_bad" }), outcome: undefined } as unknown as RunRecord; // NOT NULL column
+    await expect(store.insertRuns([run({ id: "req_ok_in_bad_batch" }), bad])).rejects.toThrow(/NOT NULL/);
+    await store.insertRuns([run({ id: "req_next" })]);
+    expect(await ids()).toEqual(["req_next"]);
+  });
+});
+
 describe("postgres specifics", () => {
   test("rejects a schema name that is not a plain identifier", async () => {
     await expect(openStore({ driver: "postgres", url: "postgres://127.0.0.1:1/x", schema: 'x"; drop' })).rejects.toThrow(
