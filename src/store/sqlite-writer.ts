@@ -7,7 +7,7 @@
 // so a caller that awaits it knows the batch survives a kill -9.
 // Bun-only API (bun:sqlite): keep it inside src/store.
 import { Database } from "bun:sqlite";
-import { INSERT_RUN_POSITIONAL, runRowValues } from "./row.ts";
+import { runInserter } from "./sqlite-insert.ts";
 import type { RunRecord } from "./types.ts";
 
 export type WriterRequest = { op: "open"; path: string } | { op: "insert"; seq: number; json: string } | { op: "close"; seq: number };
@@ -25,10 +25,7 @@ function open(path: string): void {
     conn.run("PRAGMA busy_timeout = 5000");
     // Per connection: commits append to the WAL without fsync; a process kill loses nothing committed.
     conn.run("PRAGMA synchronous = NORMAL");
-    const insert = conn.query(INSERT_RUN_POSITIONAL);
-    insertBatch = conn.transaction((rows: RunRecord[]) => {
-      for (const r of rows) insert.run(...runRowValues(r));
-    });
+    insertBatch = runInserter(conn);
     db = conn;
   } catch (e) {
     // Reported with every insert, which is what callers wait on.

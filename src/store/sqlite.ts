@@ -7,7 +7,7 @@ import { Database, type SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations, RECORD_MIGRATION } from "./migrations.ts";
-import { INSERT_RUN_POSITIONAL, runRowValues } from "./row.ts";
+import { runInserter } from "./sqlite-insert.ts";
 import type { WriterReply, WriterRequest } from "./sqlite-writer.ts";
 import { SqlStore, type Row } from "./sql-store.ts";
 import type { RunRecord } from "./types.ts";
@@ -18,6 +18,7 @@ export class SqliteStore extends SqlStore {
   private closed = false;
   /** Off-thread inserts for a file database; an in-memory one cannot be shared with a second connection. */
   private readonly thread: WriterThread | undefined;
+  private insertHere: ((records: RunRecord[]) => void) | undefined;
 
   constructor(path: string) {
     super();
@@ -42,10 +43,7 @@ export class SqliteStore extends SqlStore {
   async insertRuns(records: RunRecord[]): Promise<void> {
     if (records.length === 0) return;
     if (this.thread) return this.thread.insert(records);
-    const insert = this.db.query(INSERT_RUN_POSITIONAL);
-    this.db.transaction(() => {
-      for (const r of records) insert.run(...runRowValues(r));
-    })();
+    (this.insertHere ??= runInserter(this.db))(records);
   }
 
   async migrate(): Promise<void> {
