@@ -5,7 +5,7 @@ import { definePlugin } from "../../plugin/api.ts";
 import type { ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
 import { covers, DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, usableModels, type Need } from "./candidates.ts";
 import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
-import { parsedOnce } from "../options.ts";
+import { oncePer } from "../once-per.ts";
 
 const TIERS: readonly Tier[] = ["simple", "moderate", "complex"];
 const PINNED_TIER: Readonly<Record<string, Tier>> = { "svc:fast": "simple", "svc:best": "complex" };
@@ -71,14 +71,8 @@ function buildIndex(models: readonly ModelInfo[]): RoutableIndex {
 
 // Keyed by the catalog's routable array, which a changed or rebuilt catalog replaces.
 // Availability changes by the minute (cooldowns, keys), so it is checked per plan.
-const indexes = new WeakMap<readonly ModelInfo[], RoutableIndex>();
-
-function routableIndex(ctx: StrategyContext): RoutableIndex {
-  const models = ctx.catalog.routableModels();
-  let index = indexes.get(models);
-  if (!index) indexes.set(models, (index = buildIndex(models)));
-  return index;
-}
+const indexFor = oncePer(buildIndex);
+const routableIndex = (ctx: StrategyContext): RoutableIndex => indexFor(ctx.catalog.routableModels());
 
 const usable = (model: ModelInfo, needs: Need[], ctx: StrategyContext): boolean => ctx.isAvailable(model) && covers(model, needs);
 
@@ -104,7 +98,8 @@ function needsReason(needs: Need[]): string[] {
   return needs.length ? [`needs: ${needs.join(", ")}`] : [];
 }
 
-const optionsOf = parsedOnce(readOptions);
+// Config is replaced whole on change, so each options object is validated once.
+const optionsOf = oncePer(readOptions);
 
 function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
   const opts = optionsOf(ctx.options);

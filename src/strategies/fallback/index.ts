@@ -5,7 +5,7 @@
 import { definePlugin } from "../../plugin/api.ts";
 import type { RouteInput, RoutePlan, StrategyContext } from "../../plugin/api.ts";
 import { modelRef } from "../complexity/candidates.ts";
-import { parsedOnce } from "../options.ts";
+import { oncePer } from "../once-per.ts";
 
 interface FallbackOptions {
   chains: Record<string, string[]>;
@@ -24,7 +24,8 @@ function readOptions(options: Record<string, unknown>): FallbackOptions {
   return { chains: chains as Record<string, string[]>, default: fallbackDefault };
 }
 
-const optionsOf = parsedOnce(readOptions);
+// Config is replaced whole on change, so each options object is validated once.
+const optionsOf = oncePer(readOptions);
 
 function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
   const opts = optionsOf(ctx.options);
