@@ -429,7 +429,7 @@ async function attemptOne(
       handle.done();
       return { kind: "failure", failure: { status: 502, message: "vendor sent an empty stream" } };
     }
-    handle.stopTimer();
+    handle.done(); // the stream relay's idle timer takes over
     run.upstreamMs += performance.now() - t0;
     return { kind: "response", stream: true, body: res.body, handle, passthrough, vendor };
   }

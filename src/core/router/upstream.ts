@@ -14,11 +14,9 @@ export class UpstreamTimeout extends Error {
 
 export interface UpstreamHandle {
   response: Response;
-  /** Aborts the vendor call (body included) and releases its listeners. */
+  /** Aborts the vendor call (body included) and stops its timer. */
   abort(reason?: unknown): void;
-  /** Stops the whole-call timer when a stream takes over with its own idle timer. */
-  stopTimer(): void;
-  /** The call is over: release the timer. */
+  /** Stops the whole-call timer: the call is over, or a stream takes over with its own idle timer. */
   done(): void;
 }
 
@@ -30,7 +28,6 @@ export async function callUpstream(req: UpstreamRequest, ac: AbortController, ti
     const response = await fetch(req.url, { method: "POST", headers: req.headers, body: req.body, signal: ac.signal, redirect: "manual" });
     return {
       response,
-      stopTimer: done,
       done,
       abort: (reason) => {
         done();
