@@ -75,7 +75,7 @@ const us = (n: number): string => n.toFixed(2).padStart(7);
 
 async function report(label: string, configFile: object): Promise<void> {
   const deps = routerDeps(configFile);
-  console.log(`${label}: ${deps.catalog.list().length} catalog models, ${deps.catalog.routable().length} routable; median of ${ROUNDS} rounds`);
+  console.log(`${label}: ${deps.catalog.list().length} catalog models, ${deps.catalog.routableModels().length} routable; median of ${ROUNDS} rounds`);
   for (const model of MODELS) {
     const input = planInput(model);
     const first = await planRoute(deps, input);

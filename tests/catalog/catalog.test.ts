@@ -107,7 +107,7 @@ describe("resolve: passthrough and unknown names", () => {
 
 describe("contents", () => {
   test("the routable set spans the major vendors and every tier", () => {
-    const routable = catalog.routable();
+    const routable = catalog.routableModels();
     const ids = routable.map((m) => `${m.provider}:${m.id}`);
     for (const expected of [
       "anthropic:claude-haiku-4-5",
@@ -128,7 +128,7 @@ describe("contents", () => {
   });
 
   test("every routable model has a price, a context window and a provider plugin name", () => {
-    for (const m of catalog.routable()) {
+    for (const m of catalog.routableModels()) {
       expect(m.price, m.id).toBeDefined();
       expect(m.contextWindow, m.id).toBeGreaterThan(0);
       expect(PROVIDERS as readonly string[]).toContain(m.provider);
@@ -146,7 +146,7 @@ describe("contents", () => {
 
   test("list() holds non-routable models as well as routable ones", () => {
     const all = catalog.list();
-    expect(all.length).toBeGreaterThan(catalog.routable().length);
+    expect(all.length).toBeGreaterThan(catalog.routableModels().length);
     expect(all.some((m) => m.id === "o3" && !m.routable)).toBe(true);
   });
 });
@@ -161,8 +161,8 @@ describe("overrides", () => {
     });
     expect(c.resolve("gpt-4o")).toMatchObject({ price: { input: 1, output: 2 }, tier: "complex", contextWindow: 128_000 });
     expect(c.resolve("gpt-4o-2024-08-06")?.price).toEqual({ input: 1, output: 2 });
-    expect(c.routable().map((m) => m.id)).not.toContain("gpt-4o-mini");
-    expect(catalog.routable().map((m) => m.id)).toContain("gpt-4o-mini");
+    expect(c.routableModels().map((m) => m.id)).not.toContain("gpt-4o-mini");
+    expect(catalog.routableModels().map((m) => m.id)).toContain("gpt-4o-mini");
   });
 
   test("an override adds a model of its own", () => {
@@ -171,7 +171,7 @@ describe("overrides", () => {
     });
     expect(c.resolve("mine")).toMatchObject({ provider: "ollama", id: "my-finetune", routable: true, contextWindow: 8192 });
     expect(c.resolve("my-finetune")?.id).toBe("my-finetune");
-    expect(c.routable().map((m) => m.id)).toContain("my-finetune");
+    expect(c.routableModels().map((m) => m.id)).toContain("my-finetune");
   });
 
   test("an alias named by an override moves to that model", () => {
@@ -203,7 +203,7 @@ describe("provider contributions", () => {
     c.addProviderModels([local]);
     expect(c.resolve("qwen-local")?.id).toBe("qwen2.5-coder:7b");
     expect(c.resolve("lmstudio:anything")).toMatchObject({ provider: "lmstudio", id: "anything" });
-    expect(c.routable()).toContainEqual(local);
+    expect(c.routableModels()).toContainEqual(local);
   });
 
   test("a contributed model the catalog already knows keeps the catalog entry", () => {

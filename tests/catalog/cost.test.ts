@@ -62,7 +62,7 @@ describe("costOf", () => {
 
   test("costOf agrees with the listed per-million price in the base tier", () => {
     // DeepSeek's price depends on the time of day; it could change between catalog build and costOf.
-    for (const m of catalog.routable().filter((m) => m.provider !== "deepseek")) {
+    for (const m of catalog.routableModels().filter((m) => m.provider !== "deepseek")) {
       const p = m.price!;
       const u = usage({ inputTokens: 10_000, outputTokens: 1_000 });
       expect(costOf(m, u), m.id).toBeCloseTo((10_000 * p.input + 1_000 * p.output) / 1e6, 10);

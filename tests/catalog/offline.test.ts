@@ -14,7 +14,7 @@ test("building the catalog and pricing usage never touches the network", async (
     for (const name of ["sonnet", "gpt-4o", "gemini-pro", "openrouter:meta-llama/llama-3.1-8b-instruct", "ollama:llama3.2"]) {
       total += costOf(catalog.resolve(name)!, usage);
     }
-    for (const m of catalog.routable()) total += costOf(m, usage);
+    for (const m of catalog.routableModels()) total += costOf(m, usage);
     expect(total).toBeGreaterThan(0);
     expect(fetchSpy).not.toHaveBeenCalled();
   } finally {

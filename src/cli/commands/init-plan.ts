@@ -38,7 +38,7 @@ export function detectKeys(env: Env): DetectedKey[] {
 /** For each tier, a routable model of the first detected provider that has one; else the built-in default. */
 export function suggestTiers(catalog: Catalog, detected: DetectedKey[]): Tiers {
   const fallback = (defaults().routing.strategies.complexity as { tiers: Tiers }).tiers;
-  const routable = catalog.routable();
+  const routable = catalog.routableModels();
   const pick = (tier: TierName) => {
     for (const { provider } of detected) {
       const model = routable.find((m) => m.provider === provider && m.tier === tier);

@@ -11,7 +11,7 @@ export async function modelsCommand(args: string[], ctx: CommandContext): Promis
   if (values.help) return printCommandHelp(ctx);
   const { config } = loadCommandConfig(values, ctx.env);
   const catalog = new Catalog({ overrides: config.models });
-  const models = (values.all ? catalog.list() : catalog.routable()).sort((a, b) => a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
+  const models = (values.all ? catalog.list() : [...catalog.routableModels()]).sort((a, b) => a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
   if (values.json) {
     ctx.io.out(`${JSON.stringify(models, null, 2)}\n`);
     return 0;

@@ -59,11 +59,6 @@ export class Catalog implements CatalogView {
     return [...this.models];
   }
 
-  /** A copy the caller may sort or change. */
-  routable(): ModelInfo[] {
-    return [...this.routableList];
-  }
-
   routableModels(): readonly ModelInfo[] {
     return this.routableList;
   }

@@ -77,7 +77,7 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
 function listModels(relay: Relay, request: Request): Response {
   const created = Math.floor(relay.startedAt / 1000);
   const virtual = relay.registry.virtualModelNames();
-  const models = relay.catalog.routable();
+  const models = relay.catalog.routableModels();
   // The Anthropic SDK lists models with its own headers and shape.
   if (request.headers.has("anthropic-version")) {
     const data = [

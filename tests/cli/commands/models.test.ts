@@ -28,7 +28,7 @@ describe("relay models", () => {
     expect(ids).toContain("ollama:llama3.2");
     expect(ids).not.toContain("anthropic:claude-opus-4-5");
     expect(list.find((m) => m.id === "claude-haiku-4-5")?.price?.input).toBe(1);
-    const expected = new Catalog({ overrides: [{ id: "llama3.2", provider: "ollama", routable: true }, { id: "claude-opus-4-5", provider: "anthropic", routable: false }] }).routable();
+    const expected = new Catalog({ overrides: [{ id: "llama3.2", provider: "ollama", routable: true }, { id: "claude-opus-4-5", provider: "anthropic", routable: false }] }).routableModels();
     expect(list).toHaveLength(expected.length);
   });
 
