@@ -2,7 +2,7 @@
 // administrator killing its session. Each vendor call gets its own
 // AbortController (a timeout or a failed stream start ends that call, and the
 // request moves on to the next candidate), and the scope aborts the current
-// one when the request itself ends: one controller and one listener per call,
+// one when the request itself ends: one controller per call and one listener per request,
 // not a controller per request plus one per call chained by listeners.
 
 export interface Abortable {

@@ -39,7 +39,7 @@ export interface StreamRelayOptions {
   clientModel: string;
   includeUsage?: boolean;
   idleTimeoutMs: number;
-  /** The request's own signal: aborted when the client leaves or its session is killed. */
+  /** The vendor call's signal: aborted when the client leaves or its session is killed (see RequestScope), and by `abort`. */
   signal: AbortSignal;
   /** Abort the vendor call (client went away, idle timeout). */
   abort(reason: unknown): void;
