@@ -9,6 +9,7 @@ import { startFake, startFloor, startRelay, type Target } from "./stack.ts";
 export const STREAM_CHUNKS = 20;
 
 export interface InstantStack {
+  vendors: Record<Vendor, Target>;
   floors: Record<Vendor, Target>;
   relay: Target;
   stop(): Promise<void>;
@@ -23,6 +24,7 @@ export async function startInstantStack(opts: { cpuProfDir?: string } = {}): Pro
   ]);
   const all = [openai, anthropic, floorOpenai, floorAnthropic, relay];
   return {
+    vendors: { openai, anthropic },
     floors: { openai: floorOpenai, anthropic: floorAnthropic },
     relay,
     stop: async () => void (await Promise.all(all.map((t) => t.stop()))),
