@@ -1,6 +1,7 @@
 // Stream relay microbenchmark: the JS cost per stream of primeStream, in process (no HTTP).
 // Vendor streams are the fake vendors' 20-text-chunk answers of the load benchmark (issue 5),
-// one Uint8Array per SSE event as a vendor sends them:
+// read either one SSE event per read (a vendor that paces its events) or all in one read (what
+// the load benchmark's instant vendor delivers over loopback, measured: one 5.4 KB read):
 //  - passthrough: OpenAI vendor → OpenAI client (include_usage, final usage chunk, [DONE]);
 //  - translate:   Anthropic vendor → OpenAI client (include_usage);
 //  - baseline:    the same source streams read with no relay at all.
@@ -31,6 +32,8 @@ function vendorEvents(dialect: Dialect, kind: string): Uint8Array[] {
 }
 
 const EVENTS = { openai: vendorEvents(openai, "openai"), anthropic: vendorEvents(anthropic, "anthropic") };
+/** The same streams as a single read each. */
+const WHOLE = { openai: [Buffer.concat(EVENTS.openai)], anthropic: [Buffer.concat(EVENTS.anthropic)] };
 
 /** A vendor body whose bytes have all arrived: each read returns one event. */
 function source(events: Uint8Array[]): ReadableStream<Uint8Array> {
@@ -93,20 +96,24 @@ async function sample(one: () => Promise<number>): Promise<number> {
 
 /** Passthrough must give the vendor's bytes back, translation OpenAI chunks ending in [DONE]. */
 async function check(): Promise<void> {
-  const piped = await new Response(await relay(EVENTS.openai, openaiCodec)).text();
-  const translated = await new Response(await relay(EVENTS.anthropic, anthropicCodec)).text();
-  if (piped !== new TextDecoder().decode(Buffer.concat(EVENTS.openai))) throw new Error("passthrough changed the vendor's bytes");
-  if (!translated.includes('"object":"chat.completion.chunk"') || !translated.endsWith("data: [DONE]\n\n")) throw new Error(`bad translation:\n${translated}`);
+  for (const src of [EVENTS, WHOLE]) {
+    const piped = await new Response(await relay(src.openai, openaiCodec)).text();
+    const translated = await new Response(await relay(src.anthropic, anthropicCodec)).text();
+    if (piped !== new TextDecoder().decode(Buffer.concat(EVENTS.openai))) throw new Error("passthrough changed the vendor's bytes");
+    if (!translated.includes('"object":"chat.completion.chunk"') || !translated.endsWith("data: [DONE]\n\n")) throw new Error(`bad translation:\n${translated}`);
+  }
 }
 
 const cases: Array<[string, () => Promise<number>]> = [];
-for (const [label, consume] of [["Response.text()", byResponse], ["reader loop", byReader]] as const) {
-  cases.push(
-    [`baseline openai source, ${label}`, () => consume(source(EVENTS.openai))],
-    [`passthrough openai→openai, ${label}`, async () => consume(await relay(EVENTS.openai, openaiCodec))],
-    [`baseline anthropic source, ${label}`, () => consume(source(EVENTS.anthropic))],
-    [`translate anthropic→openai, ${label}`, async () => consume(await relay(EVENTS.anthropic, anthropicCodec))],
-  );
+for (const [reads, src] of [["event per read", EVENTS], ["one read", WHOLE]] as const) {
+  for (const [label, consume] of [["Response.text()", byResponse], ["reader loop", byReader]] as const) {
+    cases.push(
+      [`baseline openai source, ${reads}, ${label}`, () => consume(source(src.openai))],
+      [`passthrough openai→openai, ${reads}, ${label}`, async () => consume(await relay(src.openai, openaiCodec))],
+      [`baseline anthropic source, ${reads}, ${label}`, () => consume(source(src.anthropic))],
+      [`translate anthropic→openai, ${reads}, ${label}`, async () => consume(await relay(src.anthropic, anthropicCodec))],
+    );
+  }
 }
 
 // Samples are interleaved across cases so that a burst of load from other processes on the

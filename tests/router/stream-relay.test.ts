@@ -128,6 +128,23 @@ describe("passthrough", () => {
     expect(ends).toEqual([expect.objectContaining({ outcome: "ok", usage: (fullOutcome(crlf.join("")) as { usage: unknown }).usage })]);
   });
 
+  // A fast vendor's whole answer arrives in the read that primes the stream (one 5.4 KB read on
+  // loopback): the tap narrows to outcome events mid-read, and must still find them all.
+  test("a whole stream in one read: bytes unchanged, usage and stop reason tapped", async () => {
+    const chunks = frames(openai);
+    const { primed, ends } = relay(vendor([chunks.join("")]));
+    expect(await new Response(await streamOf(primed)).text()).toBe(chunks.join(""));
+    expect(ends).toEqual([expect.objectContaining({ outcome: "ok", usage: (fullOutcome(chunks.join("")) as { usage: unknown }).usage, stopReason: "end_turn", model: "m" })]);
+  });
+
+  test("a whole stream in one read with an error event after the content: the run is an error", async () => {
+    const chunks = frames(openai);
+    const error = 'data: {"error":{"message":"overloaded midway","type":"server_error"}}\n\n';
+    const { primed, ends } = relay(vendor([[...chunks.slice(0, 3), error].join("")]));
+    await new Response(await streamOf(primed)).text();
+    expect(ends).toEqual([expect.objectContaining({ outcome: "error", error: "overloaded midway" })]);
+  });
+
   test("a stream cut before its final event gets an error frame, and the run is an error", async () => {
     const chunks = frames(openai).slice(0, 4);
     const { primed, ends } = relay(vendor(chunks));

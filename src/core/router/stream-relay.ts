@@ -91,9 +91,6 @@ class Relay {
   // Passthrough forwards vendor bytes only, so an error the decoder raises at the end of the
   // stream (the vendor stopped before its final event) has no bytes yet: closeOut must send one.
   private cutShort: string | undefined;
-  // Once the client stream has started, a piped (same-format) stream is decoded
-  // only where it can carry usage, a stop reason or an error: that is all the run log needs.
-  private tapOnly = false;
   /** Created by the first read; each later read refreshes it (cheaper than a timer per read). */
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** A vendor read is pending: only then does the idle timer count (a slow client is not an idle vendor). */
@@ -160,7 +157,6 @@ class Relay {
   /** Send what priming read, then relay the rest of the vendor stream. */
   private async pump(controller: Controller, pending: Uint8Array[], pendingText: string): Promise<void> {
     this.firstByteMs = performance.now() - this.t0;
-    this.tapOnly = this.opts.passthrough;
     try {
       if (this.opts.passthrough) for (const c of pending) await write(controller, c);
       else await write(controller, pendingText);
@@ -209,7 +205,13 @@ class Relay {
   private feed(chunk: Uint8Array | null): string {
     const raws = chunk ? this.parser.push(chunk) : this.parser.end();
     let out = "";
-    for (const raw of raws) if (!this.tapOnly || this.opts.vendor.carriesOutcome(raw)) out += this.process(this.decoder.push(raw));
+    // Once a piped (same-format) stream has shown its first real event, it is decoded only where
+    // it can carry usage, a stop reason or an error: that is all the run log needs. Checked per
+    // event, not per read: a fast vendor's whole answer often arrives in the read that primes it.
+    for (const raw of raws) {
+      if (this.opts.passthrough && this.meaningful && !this.opts.vendor.carriesOutcome(raw)) continue;
+      out += this.process(this.decoder.push(raw));
+    }
     if (chunk) return out;
     const closing = this.decoder.end();
     out += this.process(closing);
