@@ -15,14 +15,20 @@ export class ControlState {
     return this.killedAll || (sessionKey !== undefined && this.killed.has(sessionKey));
   }
 
-  /** Track a request; call the returned function when it ends. */
-  track(sessionKey: string | undefined, ac: Abortable): () => void {
-    const set = sessionKey === undefined ? this.anonymous : this.setFor(sessionKey);
-    set.add(ac);
-    return () => {
-      set.delete(ac);
-      if (sessionKey !== undefined && set.size === 0) this.inflight.delete(sessionKey);
-    };
+  /** Track a request until untrack() is called with the same arguments. */
+  track(sessionKey: string | undefined, ac: Abortable): void {
+    (sessionKey === undefined ? this.anonymous : this.setFor(sessionKey)).add(ac);
+  }
+
+  untrack(sessionKey: string | undefined, ac: Abortable): void {
+    if (sessionKey === undefined) {
+      this.anonymous.delete(ac);
+      return;
+    }
+    const set = this.inflight.get(sessionKey);
+    if (!set) return;
+    set.delete(ac);
+    if (set.size === 0) this.inflight.delete(sessionKey);
   }
 
   /** End one session or all; returns how many in-flight requests were aborted. */

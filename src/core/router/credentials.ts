@@ -19,11 +19,14 @@ export function missingKeyError(p: ProviderPlugin): HttpError {
   return new HttpError(500, "missing_api_key", `Missing ${name} environment variable`);
 }
 
+const HTTP_SCHEME = /^https?:\/\//i;
+const TRAILING_SLASHES = /\/+$/;
+
 export function providerBaseUrl(p: ProviderPlugin, config: Config, env: Env): string {
   let url: string | undefined;
   for (const name of p.baseUrlEnv ?? []) if (env[name]) { url = env[name]; break; }
   url ??= config.providers[p.name]?.baseUrl || p.baseUrl;
   // OLLAMA_HOST is often given as host:port without a scheme.
-  if (!/^https?:\/\//i.test(url)) url = `http://${url}`;
-  return url.replace(/\/+$/, "");
+  if (!HTTP_SCHEME.test(url)) url = `http://${url}`;
+  return url.endsWith("/") ? url.replace(TRAILING_SLASHES, "") : url;
 }

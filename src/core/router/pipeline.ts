@@ -32,6 +32,10 @@ export interface ChatCall {
 /** Vendor headers worth surfacing to the client (rate limits, vendor request ids). */
 const FORWARDED_HEADER = /^(x-ratelimit-|anthropic-ratelimit-|retry-after$|request-id$|x-request-id$)/;
 const MAX_VENDOR_BODY = 64 * 1024 * 1024;
+// Module-level patterns: a regex literal inside a function makes a new RegExp object on every call.
+const BEARER = /^Bearer\s+(.+)$/i;
+const NON_PRINTABLE = /[^\x20-\x7e]/;
+const NON_PRINTABLE_ALL = /[^\x20-\x7e]/g;
 const OAUTH_PREFIX = "sk-ant-oat";
 
 export function validateChatBody(body: Record<string, unknown>): void {
@@ -50,7 +54,7 @@ export const sessionKeyOf = (h: Headers): string | undefined =>
 export function clientAnthropicCredential(h: Headers): string | undefined {
   const key = h.get("x-api-key")?.trim();
   if (key) return key;
-  const m = /^Bearer\s+(.+)$/i.exec(h.get("authorization") ?? "");
+  const m = BEARER.exec(h.get("authorization") ?? "");
   return m?.[1]?.trim() || undefined;
 }
 
@@ -147,13 +151,13 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   }
 
   const scope = new RequestScope(call.request.signal);
-  const untrack = deps.control.track(sessionKey, scope);
+  deps.control.track(sessionKey, scope);
   let settled = false;
   /** Close the run: free the session slot, settle the budget, log the record. Resolves once the record is durable. */
   const settle: Settle = (outcome, status, error) => {
     if (settled) return Promise.resolve();
     settled = true;
-    untrack();
+    deps.control.untrack(sessionKey, scope);
     const model = run.routed;
     const cost = run.costUsd ?? (model ? costOf(model, run.usage) : 0) + run.rejectedCost;
     if (reservation) {
@@ -460,9 +464,11 @@ function describeNetworkError(e: unknown): string {
 
 function collectVendorHeaders(h: Headers, run: Run): void {
   run.vendorHeaders = {};
-  h.forEach((value, key) => {
-    if (FORWARDED_HEADER.test(key)) run.vendorHeaders[key] = value;
-  });
+  h.forEach(keepForwarded, run.vendorHeaders);
+}
+
+function keepForwarded(this: Record<string, string>, value: string, key: string): void {
+  if (FORWARDED_HEADER.test(key)) this[key] = value;
 }
 
 function routingHeaders(run: Run, routing: Routing, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
@@ -485,7 +491,7 @@ function routingHeaders(run: Run, routing: Routing, model: ModelInfo, provider: 
   return h;
 }
 
-const asciiHeader = (s: string) => s.replace(/[^\x20-\x7e]/g, "?");
+const asciiHeader = (s: string) => (NON_PRINTABLE.test(s) ? s.replace(NON_PRINTABLE_ALL, "?") : s);
 const overheadMs = (run: Run) => Math.max(0, performance.now() - run.call.start - run.upstreamMs);
 
 function warnOnMismatch(deps: RouterDeps, run: Run, model: ModelInfo, reported: string | undefined): void {

@@ -47,6 +47,9 @@ export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<Pla
   return providerKey(p, deps.config(), deps.env) !== undefined;
 }
 
+/** The target model is not chosen yet when a strategy plans: the vendor-neutral approximation. */
+const neutralEstimate = (req: ChatRequest): number => estimateTokens(req, approxTextTokens);
+
 export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Routing> {
   const config = deps.config();
   const name = input.requestedModel;
@@ -76,8 +79,7 @@ export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Rou
     options: config.routing.strategies[strategy.name] ?? {},
     catalog: deps.catalog,
     isAvailable: (m) => isAvailable(deps, m, input) && (!input.anthropicOnly || m.provider === "anthropic"),
-    // The target model is not chosen yet: the vendor-neutral approximation.
-    estimateTokens: (req) => estimateTokens(req, approxTextTokens),
+    estimateTokens: neutralEstimate,
   };
   const planned = strategy.plan({ request: input.request, requestedModel: name, clientFormat: input.clientFormat, headers: input.headers }, ctx);
   // Built-in strategies plan synchronously: no extra tick for them.

@@ -9,15 +9,23 @@ export interface Abortable {
   abort(reason?: unknown): void;
 }
 
-export class RequestScope implements Abortable {
+const ONCE = { once: true } as const;
+
+export class RequestScope implements Abortable, EventListenerObject {
   aborted = false;
   reason: unknown;
   private current: AbortController | undefined;
 
-  constructor(clientSignal: AbortSignal) {
+  constructor(private readonly clientSignal: AbortSignal) {
     if (clientSignal.aborted) this.abort(clientSignal.reason);
-    // Never removed: it lives as long as the request, and an abort after the answer is a no-op.
-    else clientSignal.addEventListener("abort", () => this.abort(clientSignal.reason), { once: true });
+    // The scope is its own listener (no closure per request). Never removed: it lives as long
+    // as the request, and an abort after the answer is a no-op.
+    else clientSignal.addEventListener("abort", this, ONCE);
+  }
+
+  /** The client's signal fired. */
+  handleEvent(): void {
+    this.abort(this.clientSignal.reason);
   }
 
   abort(reason?: unknown): void {

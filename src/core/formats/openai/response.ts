@@ -54,8 +54,10 @@ function joinText(content: ContentBlock[], kind: "text" | "thinking"): string | 
  * Keeps ids that already carry a vendor prefix (`chatcmpl-…`, `msg_…`, `gen-…`);
  * bare ids (DeepSeek's UUIDs, Mistral's hex) get OpenAI's `chatcmpl-` prefix.
  */
+const VENDOR_PREFIX = /^[A-Za-z]+[-_]/;
+
 export function chatCompletionId(id: string): string {
-  if (/^[A-Za-z]+[-_]/.test(id)) return id;
+  if (VENDOR_PREFIX.test(id)) return id;
   return `chatcmpl-${id || crypto.randomUUID().replaceAll("-", "")}`;
 }
 
