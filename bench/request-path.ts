@@ -5,7 +5,9 @@
 // prints the request thread's CPU time per request (read from /proc, so the
 // writer thread is counted apart), which is what caps throughput in the load
 // bench. Linux only (/proc).
-//   bun bench/request-path.ts [--model svc:auto] [--requests 100000] [--no-telemetry] [--no-limits]
+// --stream sends stream: true and the vendor answers the load bench's 20-chunk stream in one
+// read (what loopback delivers); --vendor anthropic makes it an OpenAI → Anthropic translation.
+//   bun bench/request-path.ts [--model svc:auto] [--requests 100000] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +17,8 @@ import { createLogger } from "../src/core/log.ts";
 import { Relay } from "../src/relay.ts";
 import { buildFetch } from "../src/surfaces/index.ts";
 import { BENCH_CONFIG } from "./lib/stack.ts";
+import { anthropic } from "../tests/fakes/render/anthropic.ts";
+import { openai } from "../tests/fakes/render/openai.ts";
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +26,8 @@ const { values } = parseArgs({
     requests: { type: "string", default: "100000" },
     "no-telemetry": { type: "boolean", default: false },
     "no-limits": { type: "boolean", default: false },
+    stream: { type: "boolean", default: false },
+    vendor: { type: "string", default: "openai" },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -35,7 +41,7 @@ if (values["no-limits"]) config.limits = { rpmDefault: 0, hourlyUsd: 0, dailyUsd
 const home = mkdtempSync(join(tmpdir(), "relay-request-path-"));
 const file = join(home, "config.json");
 writeFileSync(file, JSON.stringify({ ...config, pluginsDirs: [join(home, "plugins")] }));
-const env = { RELAY_HOME: home, OPENAI_BASE_URL: `${VENDOR_ORIGIN}/v1`, OPENAI_API_KEY: "x" };
+const env = { RELAY_HOME: home, OPENAI_BASE_URL: `${VENDOR_ORIGIN}/v1`, OPENAI_API_KEY: "x", ANTHROPIC_BASE_URL: VENDOR_ORIGIN, ANTHROPIC_API_KEY: "x" };
 const relay = await Relay.create({ loaded: loadConfig({ file, env }), env, log: createLogger("warn", () => {}) });
 const handle = buildFetch(relay, "start");
 
@@ -50,11 +56,22 @@ const VENDOR_BODY = JSON.stringify({
   service_tier: "default",
   system_fingerprint: "fp_fake",
 });
+const anthropicVendor = values.vendor === "anthropic";
+/** The load bench's fake vendor stream (20 text chunks), as one read. */
+function vendorStream(): Uint8Array {
+  const dialect = anthropicVendor ? anthropic : openai;
+  const call = { model: values.model, stream: true, includeUsage: true, sse: true };
+  const reply = { text: `Hello from fake ${values.vendor}. This reply is long enough to be split into several stream events.`, textChunks: 20 };
+  return new TextEncoder().encode(dialect.frame(dialect.events(reply, call), call).join(""));
+}
+const STREAM_BODY = vendorStream();
+const vendorAnswer = (): Response =>
+  values.stream
+    ? new Response(new ReadableStream({ start: (c) => (c.enqueue(STREAM_BODY), c.close()) }), { headers: { "content-type": "text/event-stream" } })
+    : new Response(VENDOR_BODY, { headers: { "content-type": "application/json", "content-length": String(VENDOR_BODY.length) } });
 const realFetch = globalThis.fetch;
 globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) =>
-  String(input).startsWith(VENDOR_ORIGIN)
-    ? Promise.resolve(new Response(VENDOR_BODY, { headers: { "content-type": "application/json", "content-length": String(VENDOR_BODY.length) } }))
-    : realFetch(input, init)) as typeof fetch;
+  String(input).startsWith(VENDOR_ORIGIN) ? Promise.resolve(vendorAnswer()) : realFetch(input, init)) as typeof fetch;
 
 const BODY = JSON.stringify({
   model: values.model,
@@ -63,6 +80,7 @@ const BODY = JSON.stringify({
     { role: "user", content: "Summarise the benefits of HTTP connection pooling in two sentences." },
   ],
   max_tokens: 256,
+  ...(values.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
 });
 
 async function one(): Promise<void> {
@@ -95,7 +113,7 @@ try {
   const all = process.cpuUsage(all0);
   const allUs = (all.user + all.system) / REQUESTS;
   console.log(
-    `${values.model}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}: ` +
+    `${values.model}${values.stream ? `, streamed from ${values.vendor}` : ""}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}: ` +
       `request thread ${mainUs.toFixed(1)} µs CPU per request, all threads ${allUs.toFixed(1)} µs, wall ${wallUs.toFixed(1)} µs (${REQUESTS.toLocaleString("en-US")} requests, ${CONCURRENCY} at a time)`,
   );
 } finally {
