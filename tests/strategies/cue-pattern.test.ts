@@ -1,7 +1,10 @@
 // The scorer scans ASCII text with a lowercased, flag-free copy of its cue
 // pattern (twice as fast). This proves the copy counts exactly what the
 // case-insensitive pattern counts: on every prompt of the routing evaluation
-// set and on generated ASCII text built from the cue words themselves.
+// set and on generated ASCII text built from the cue words themselves. Both
+// forms start with a test of where a cue can start; the last block proves that
+// test skips no match: the same matches, at the same positions and in the same
+// groups, as the bare alternation.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
@@ -46,5 +49,43 @@ describe("lowercased cue pattern", () => {
       fc.string({ unit: fc.constantFrom(..." \n\t{};:()[]-_.,!?'\"abcXYZ019") , maxLength: 6 }),
     );
     fc.assert(fc.property(fc.array(piece, { maxLength: 40 }), (parts) => sameCounts(parts.join(""))), { numRuns: 2_000 });
+  });
+});
+
+/** Every match as "position:group" (group 1-based), in order. */
+function matches(subject: string, pattern: RegExp): string[] {
+  const out: string[] = [];
+  pattern.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = pattern.exec(subject)) !== null) out.push(`${m.index}:${m.findIndex((g, i) => i > 0 && g !== undefined)}`);
+  return out;
+}
+
+describe("cue start test", () => {
+  const unfilteredLower = new RegExp(CUE_PATTERNS.unfiltered.source.replace(/\\.|[A-Z]/g, (c) => (c.length === 1 ? c.toLowerCase() : c)), "gm");
+  const sameMatches = (text: string) => {
+    expect(matches(text, CUE_PATTERNS.caseInsensitive)).toEqual(matches(text, CUE_PATTERNS.unfiltered));
+    if (isAscii(text)) expect(matches(text.toLowerCase(), CUE_PATTERNS.lowercase)).toEqual(matches(text.toLowerCase(), unfilteredLower));
+  };
+
+  test("skips no match on any text of the routing set, ASCII or not", () => {
+    const lines = readFileSync(join(import.meta.dir, "../../bench/routing/prompts.jsonl"), "utf8").split("\n").filter(Boolean);
+    const texts = lines.flatMap((l) => textsOf(JSON.parse(l).request, []));
+    let found = 0;
+    for (const t of texts) {
+      sameMatches(t);
+      found += matches(t, CUE_PATTERNS.unfiltered).length;
+    }
+    expect(found).toBeGreaterThan(500);
+  });
+
+  test("property: skips no match on text of cue phrases cut anywhere, symbols, line breaks and non-ASCII letters", () => {
+    const phrases = ["traceback (most recent call last)", "panicked at", "segmentation fault", "step-by-step", "step by step", "  at foo (", "1. ", "- ", "• ",
+      "TypeError:", "fooException:", "f(x)", "\\sum", "^2", "∑", "```", "~~~", "=>", "->", "::", "!==", "&&", "||", "{", ";", "1,500 words", "p99", "tl;dr", "FAILED"];
+    const piece = fc.oneof(
+      fc.constantFrom(...phrases).chain((p) => fc.integer({ min: 0, max: p.length }).map((cut) => p.slice(0, cut + 1))),
+      fc.string({ unit: fc.constantFrom(..." \n\r\t{};:()-_.,!?'\"abstpXYZ019éß→"), maxLength: 5 }),
+    );
+    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), (parts) => sameMatches(parts.join(""))), { numRuns: 3_000 });
   });
 });
