@@ -11,7 +11,7 @@ import { CooldownTracker, DEFAULT_COOLDOWN_OPTIONS } from "../../src/core/limits
 import { createLogger } from "../../src/core/log.ts";
 import type { RouterDeps } from "../../src/core/router/deps.ts";
 import { planRoute } from "../../src/core/router/plan.ts";
-import type { ModelInfo } from "../../src/plugin/api.ts";
+import { definePlugin, type ModelInfo } from "../../src/plugin/api.ts";
 import { Registry } from "../../src/plugin/registry.ts";
 import { builtinProviders } from "../../src/providers/index.ts";
 import { builtinStrategies } from "../../src/strategies/index.ts";
@@ -114,5 +114,35 @@ describe("Catalog.routableModels", () => {
     catalog.addProviderModels([model({ id: "added", provider: "openai" })]);
     expect(catalog.routableModels()).not.toBe(first);
     expect(catalog.routableModels().map((m) => m.id)).toContain("added");
+  });
+});
+
+describe("strategy options through the router", () => {
+  // Plugins memoise what they parse from their options per options object, so a strategy with
+  // nothing in config must get one stable object, not a fresh one per request.
+  test("a strategy without options sees the same object on every request, and another strategy its own", async () => {
+    const { deps } = world();
+    const seen: Record<string, Array<Record<string, unknown>>> = { "svc:probe-a": [], "svc:probe-b": [] };
+    for (const virtual of Object.keys(seen)) {
+      deps.registry.register(
+        definePlugin({
+          kind: "strategy",
+          name: virtual.slice(4),
+          models: [virtual],
+          plan: (_input, ctx) => {
+            seen[virtual]!.push(ctx.options);
+            return { candidates: ["gpt-4o-mini"], mode: "fallback", reasons: [] };
+          },
+        }),
+        "test",
+      );
+    }
+    for (let i = 0; i < 3; i++) for (const virtual of Object.keys(seen)) expect(await candidates(deps, virtual)).toEqual(["openai:gpt-4o-mini"]);
+    const [a, b] = [seen["svc:probe-a"]!, seen["svc:probe-b"]!];
+    expect(a.length).toBe(3);
+    expect(new Set(a).size).toBe(1);
+    expect(new Set(b).size).toBe(1);
+    expect(a[0]).not.toBe(b[0]);
+    expect(a[0]).toEqual({});
   });
 });

@@ -27,6 +27,17 @@ describe("fallback plugin", () => {
     expect(result.reasons).toEqual(["no fallback chain for gpt-5"]);
   });
 
+  test("no chain and the model unavailable: still the requested model, and the reason says so", async () => {
+    const result = await plan("claude-sonnet-4-5", CATALOG, {}, ["anthropic"]);
+    expect(result.candidates).toEqual(["claude-sonnet-4-5"]);
+    expect(result.reasons).toEqual(["no fallback chain for claude-sonnet-4-5", "unavailable, tried last: claude-sonnet-4-5"]);
+  });
+
+  test("no chain and an unknown model: kept for the router to report", async () => {
+    const result = await plan("mystery-model", CATALOG);
+    expect(result).toMatchObject({ candidates: ["mystery-model"], reasons: ["no fallback chain for mystery-model"] });
+  });
+
   test("duplicates are removed, including two spellings of one model", async () => {
     const options = { default: ["gpt-5", "openai:gpt-5", "claude-haiku-4-5", "gpt-5-mini", "claude-haiku-4-5"] };
     const result = await plan("gpt-5", CATALOG, options);

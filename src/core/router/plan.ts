@@ -47,6 +47,24 @@ export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<Pla
   return providerKey(p, deps.config(), deps.env) !== undefined;
 }
 
+/**
+ * A strategy without options in config gets the same empty object on every request, like
+ * configured options (plugins memoise what they parse per options object). One per strategy,
+ * so a plugin that writes to its options cannot reach another's.
+ */
+const noOptions = new WeakMap<StrategyPlugin, Record<string, unknown>>();
+function emptyOptionsOf(strategy: StrategyPlugin): Record<string, unknown> {
+  let o = noOptions.get(strategy);
+  if (!o) noOptions.set(strategy, (o = {}));
+  return o;
+}
+
+/** Whether `list` already holds `m` (by provider and id: two names may resolve to one model). */
+function holds(list: ModelInfo[], m: ModelInfo): boolean {
+  for (const x of list) if (x.id === m.id && x.provider === m.provider) return true;
+  return false;
+}
+
 /** The target model is not chosen yet when a strategy plans: the vendor-neutral approximation. */
 const neutralEstimate = (req: ChatRequest): number => estimateTokens(req, approxTextTokens);
 
@@ -76,7 +94,7 @@ export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Rou
   if (input.request.stream && strategy.name === "cascade") strategy = deps.registry.strategies.get("complexity") ?? strategy;
 
   const ctx: StrategyContext = {
-    options: config.routing.strategies[strategy.name] ?? {},
+    options: config.routing.strategies[strategy.name] ?? emptyOptionsOf(strategy),
     catalog: deps.catalog,
     isAvailable: (m) => isAvailable(deps, m, input) && (!input.anthropicOnly || m.provider === "anthropic"),
     estimateTokens: neutralEstimate,
@@ -85,16 +103,13 @@ export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Rou
   // Built-in strategies plan synchronously: no extra tick for them.
   const plan = planned instanceof Promise ? await planned : planned;
   const candidates: ModelInfo[] = [];
-  const seen = new Set<string>();
   for (const c of plan.candidates) {
     const m = deps.catalog.resolve(c);
     if (!m) {
       deps.log.warn("strategy proposed an unknown model", { strategy: strategy.name, model: c });
       continue;
     }
-    const key = `${m.provider}:${m.id}`;
-    if (seen.has(key) || (input.anthropicOnly && m.provider !== "anthropic")) continue;
-    seen.add(key);
+    if ((input.anthropicOnly && m.provider !== "anthropic") || holds(candidates, m)) continue;
     candidates.push(m);
   }
   if (candidates.length === 0) {

@@ -31,6 +31,7 @@ function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
   const opts = optionsOf(ctx.options);
   const requested = input.requestedModel;
   const chain = Object.hasOwn(opts.chains, requested) ? opts.chains[requested] : opts.default;
+  if (chain.length === 0) return single(requested, ctx);
   const available: string[] = [];
   const unavailable: string[] = [];
   const seen = new Set<string>();
@@ -45,6 +46,14 @@ function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
   const reasons = [chain.length ? `fallback chain of ${requested}: ${chain.length} backups` : `no fallback chain for ${requested}`];
   if (unavailable.length) reasons.push(`unavailable, tried last: ${unavailable.join(", ")}`);
   return { candidates: [...available, ...unavailable], mode: "fallback", reasons };
+}
+
+/** No chain: the requested model alone (most requests), planned without the ordering work. */
+function single(requested: string, ctx: StrategyContext): RoutePlan {
+  const model = ctx.catalog.resolve(requested);
+  const reasons = [`no fallback chain for ${requested}`];
+  if (model && !ctx.isAvailable(model)) reasons.push(`unavailable, tried last: ${requested}`);
+  return { candidates: [requested], mode: "fallback", reasons };
 }
 
 export default definePlugin({
