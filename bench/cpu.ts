@@ -7,9 +7,9 @@
 // thread, Bun's own threads) and whether the machine was saturated.
 // Linux only (/proc).
 //   bun bench/cpu.ts [--cases a,b,c,d] [--seconds 5] [--connections 50]
-import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CASES, type Call, type RatioCase } from "./lib/cases.ts";
+import { spent, threadTimes, total } from "./lib/cpu-time.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { checkCases, startInstantStack } from "./lib/suite.ts";
 import { assertWrkInstalled, runWrk } from "./lib/wrk.ts";
@@ -23,33 +23,6 @@ const { values } = parseArgs({
 });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
-const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
-
-/** utime+stime of every thread of a process, by thread name, in µs. */
-function threadTimes(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-    } catch {
-      continue; // the thread ended between the listing and the read
-    }
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const us = (Number(fields[11]) + Number(fields[12])) * TICK_US;
-    out.set(name, (out.get(name) ?? 0) + us);
-  }
-  return out;
-}
-
-function diff(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
-  const d = new Map<string, number>();
-  for (const [k, v] of after) d.set(k, v - (before.get(k) ?? 0));
-  return d;
-}
-
-const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 async function measure(label: string, base: string, call: Call, pids: Record<string, number>): Promise<void> {
   const spec = { url: base + call.path, body: call.body, headers: call.headers, connections: CONNECTIONS };
@@ -59,11 +32,11 @@ async function measure(label: string, base: string, call: Call, pids: Record<str
   const r = await runWrk({ ...spec, durationSec: SECONDS });
   const wallUs = (performance.now() - wall0) * 1000;
   const parts: string[] = [];
-  let total = 0;
+  let busy = 0;
   for (const [name, pid] of Object.entries(pids)) {
-    const d = diff(threadTimes(pid), before[name]!);
-    const all = sum(d);
-    total += all;
+    const d = spent(threadTimes(pid), before[name]!);
+    const all = total(d);
+    busy += all;
     const threads = [...d.entries()]
       .filter(([, us]) => us / r.requests >= 0.5)
       .sort((x, y) => y[1] - x[1])
@@ -71,7 +44,7 @@ async function measure(label: string, base: string, call: Call, pids: Record<str
       .join(", ");
     parts.push(`  ${name.padEnd(8)} ${(all / r.requests).toFixed(1).padStart(6)} µs/req  (${threads})`);
   }
-  console.log(`${label}: ${Math.round(r.rps)} req/s, errors ${r.errors}, machine busy ${((total / wallUs / 2) * 100).toFixed(0)}% of 2 cores (wrk not counted)`);
+  console.log(`${label}: ${Math.round(r.rps)} req/s, errors ${r.errors}, machine busy ${((busy / wallUs / 2) * 100).toFixed(0)}% of 2 cores (wrk not counted)`);
   for (const p of parts) console.log(p);
 }
 

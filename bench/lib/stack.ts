@@ -42,6 +42,8 @@ export interface RelayOptions {
   anthropic: string;
   /** When set, Relay runs under Bun's sampling profiler and writes a .cpuprofile and a markdown summary here on exit. */
   cpuProfDir?: string;
+  /** Checkout whose src/server.ts is started (default: this one); bench/ab.ts compares two. */
+  root?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
   writeFileSync(config, JSON.stringify(BENCH_CONFIG));
   const port = await freePort();
   const profiler = opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
-  const child = spawnChild("relay", [BUN, ...profiler, join(ROOT, "src/server.ts"), "start", "--port", `${port}`], {
+  const child = spawnChild("relay", [BUN, ...profiler, join(opts.root ?? ROOT, "src/server.ts"), "start", "--port", `${port}`], {
     RELAY_HOME: home,
     RELAY_CONFIG: config,
     RELAY_DATA_DIR: join(home, "data"),

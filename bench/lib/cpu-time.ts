@@ -1,0 +1,34 @@
+// CPU time of a process's threads, read from /proc (Linux only): what the CPU
+// benches use to say how many microseconds a request cost each process and thread.
+import { readdirSync, readFileSync } from "node:fs";
+
+const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
+
+/** utime+stime of every thread of a process, summed by thread name, in µs. */
+export function threadTimes(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended between the listing and the read
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_US);
+  }
+  return out;
+}
+
+/** Per-thread CPU spent between two readings. */
+export function spent(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+  const d = new Map<string, number>();
+  for (const [k, v] of after) d.set(k, v - (before.get(k) ?? 0));
+  return d;
+}
+
+export const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+
+/** The main (JavaScript) thread of a Bun process: the thread named after the executable. */
+export const mainThread = (m: Map<string, number>): number => m.get("bun") ?? m.get("bun.exe") ?? 0;
