@@ -16,7 +16,8 @@ import { startFake, startFloor, startRelay } from "./lib/stack.ts";
 import { checkCases, progress, runRatioCases, startInstantStack, STREAM_CHUNKS } from "./lib/suite.ts";
 import { assertWrkInstalled } from "./lib/wrk.ts";
 
-const TIMING: Timing = { warmSec: 2, measureSec: 4, connections: 50, rounds: 3 };
+// Five short rounds rather than three long ones: on a machine that drifts by ±30 % within minutes, a median of five pairs is steadier.
+const TIMING: Timing = { warmSec: 2, measureSec: 3, connections: 50, rounds: 5 };
 const SLOW = { latencyMs: 20, connections: 200, bars: { p50Ms: 0.5, p99Ms: 2 } };
 /** Each open stream lasts 20 ms + 19 × 500 ms ≈ 10 s. */
 const OPEN_STREAMS = { count: 1_000, chunkDelayMs: 500, settleSec: 5, bars: { allOpenWithinSec: 5, peakMb: 150, backWithinMb: 20 } };
