@@ -6,21 +6,26 @@ export class TooLarge extends Error {
   override name = "TooLarge";
 }
 
-/** Not an async function: the common case (a declared length) returns the runtime's own promise, one tick cheaper. */
-export function readCapped(source: Request | Response, cap: number): Promise<string> {
+/**
+ * Not an async function: the common case (a declared length) returns the runtime's own promise,
+ * one tick cheaper. Over the cap it rejects with `tooLarge(detail)`, by default a TooLarge.
+ */
+export function readCapped(source: Request | Response, cap: number, tooLarge: (detail: string) => Error = tooLargeError): Promise<string> {
   const declaredLength = Number(source.headers.get("content-length"));
   const body = source.body;
   if (declaredLength > cap) {
     void body?.cancel().catch(() => {});
-    return Promise.reject(new TooLarge(`${declaredLength} bytes declared, over the ${cap}-byte limit`));
+    return Promise.reject(tooLarge(`${declaredLength} bytes declared, over the ${cap}-byte limit`));
   }
   if (!body) return Promise.resolve("");
   // A declared length within the cap bounds the read already: use the runtime's native path.
   if (declaredLength > 0) return source.text();
-  return readChunks(body, cap);
+  return readChunks(body, cap, tooLarge);
 }
 
-async function readChunks(body: ReadableStream<Uint8Array>, cap: number): Promise<string> {
+const tooLargeError = (detail: string): Error => new TooLarge(detail);
+
+async function readChunks(body: ReadableStream<Uint8Array>, cap: number, tooLarge: (detail: string) => Error): Promise<string> {
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -30,7 +35,7 @@ async function readChunks(body: ReadableStream<Uint8Array>, cap: number): Promis
     size += value.byteLength;
     if (size > cap) {
       void reader.cancel().catch(() => {});
-      throw new TooLarge(`over the ${cap}-byte limit`);
+      throw tooLarge(`over the ${cap}-byte limit`);
     }
     parts.push(value);
   }

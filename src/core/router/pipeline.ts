@@ -129,7 +129,7 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   if (anthropicOnly && !clientKey && !deps.env.ANTHROPIC_API_KEY && !deps.config().providers.anthropic?.apiKey)
     throw new HttpError(401, "authentication_error", "Missing Anthropic authentication");
 
-  const routing = await planRoute(deps, {
+  const planned = planRoute(deps, {
     request: ir,
     requestedModel,
     clientFormat: call.clientFormat,
@@ -137,6 +137,7 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
     anthropicOnly,
     clientAnthropicKey: clientKey !== undefined,
   });
+  const routing = planned instanceof Promise ? await planned : planned;
 
   const config = deps.config();
   let reservation: BudgetReservation | undefined;

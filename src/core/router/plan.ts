@@ -68,7 +68,11 @@ function holds(list: ModelInfo[], m: ModelInfo): boolean {
 /** The target model is not chosen yet when a strategy plans: the vendor-neutral approximation. */
 const neutralEstimate = (req: ChatRequest): number => estimateTokens(req, approxTextTokens);
 
-export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Routing> {
+/**
+ * Synchronous for synchronous strategies (every built-in one): a promise only when a plugin's
+ * plan() returns one, so the common request spends no async frame or tick here.
+ */
+export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise<Routing> {
   const config = deps.config();
   const name = input.requestedModel;
   const virtual = deps.registry.strategyForModel(name);
@@ -100,8 +104,13 @@ export async function planRoute(deps: RouterDeps, input: PlanInput): Promise<Rou
     estimateTokens: neutralEstimate,
   };
   const planned = strategy.plan({ request: input.request, requestedModel: name, clientFormat: input.clientFormat, headers: input.headers }, ctx);
-  // Built-in strategies plan synchronously: no extra tick for them.
-  const plan = planned instanceof Promise ? await planned : planned;
+  const chosen = strategy;
+  return planned instanceof Promise ? planned.then((plan) => routingOf(deps, input, chosen, plan)) : routingOf(deps, input, chosen, planned);
+}
+
+/** The plan's candidates resolved in the catalog: unknown names dropped (and logged), duplicates once. */
+function routingOf(deps: RouterDeps, input: PlanInput, strategy: StrategyPlugin, plan: RoutePlan): Routing {
+  const name = input.requestedModel;
   const candidates: ModelInfo[] = [];
   for (const c of plan.candidates) {
     const m = deps.catalog.resolve(c);
