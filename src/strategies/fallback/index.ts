@@ -43,17 +43,21 @@ function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
     seen.add(key);
     (model && !ctx.isAvailable(model) ? unavailable : available).push(name);
   }
-  const reasons = [chain.length ? `fallback chain of ${requested}: ${chain.length} backups` : `no fallback chain for ${requested}`];
-  if (unavailable.length) reasons.push(`unavailable, tried last: ${unavailable.join(", ")}`);
-  return { candidates: [...available, ...unavailable], mode: "fallback", reasons };
+  return { candidates: [...available, ...unavailable], mode: "fallback", reasons: reasonsFor(requested, chain.length, unavailable) };
 }
 
 /** No chain: the requested model alone (most requests), planned without the ordering work. */
 function single(requested: string, ctx: StrategyContext): RoutePlan {
   const model = ctx.catalog.resolve(requested);
-  const reasons = [`no fallback chain for ${requested}`];
-  if (model && !ctx.isAvailable(model)) reasons.push(`unavailable, tried last: ${requested}`);
-  return { candidates: [requested], mode: "fallback", reasons };
+  return { candidates: [requested], mode: "fallback", reasons: reasonsFor(requested, 0, model && !ctx.isAvailable(model) ? [requested] : NONE) };
+}
+
+const NONE: readonly string[] = [];
+
+function reasonsFor(requested: string, backups: number, unavailable: readonly string[]): string[] {
+  const reasons = [backups ? `fallback chain of ${requested}: ${backups} backups` : `no fallback chain for ${requested}`];
+  if (unavailable.length) reasons.push(`unavailable, tried last: ${unavailable.join(", ")}`);
+  return reasons;
 }
 
 export default definePlugin({
