@@ -92,8 +92,8 @@ const CUE_PATTERN = new RegExp(`${CUE_START}(?:${CUE_SOURCE})`, "gim");
 /** Capture group (1-based) → cue index; the math group has a symbolic sub-group. */
 const GROUP_TO_CUE = [FENCE, SYNTAX, STACK, CODE_TASK, DESIGN, PROOF, MATH, MATH, REASON, LONG_OUTPUT, BREVITY, STEP, COMPOSE, ASK];
 
-/** The pattern with every literal letter lowercased; escapes such as `\S` or `\W` keep their case. */
-function lowerLiterals(source: string): string {
+/** The pattern with every literal letter lowercased; escapes such as `\S` or `\W` keep their case (exported for the cue-pattern test). */
+export function lowerLiterals(source: string): string {
   let out = "";
   for (let i = 0; i < source.length; i++) {
     if (source[i] === "\\") out += source[i] + (source[++i] ?? "");
