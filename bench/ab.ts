@@ -11,11 +11,11 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CASES, checkOnce } from "./lib/cases.ts";
-import { mainThread, spent, threadTimes, total } from "./lib/cpu-time.ts";
+import { mainThread, measuredLoad, total } from "./lib/cpu-time.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { startFake, startRelay, type Target } from "./lib/stack.ts";
 import { STREAM_CHUNKS } from "./lib/suite.ts";
-import { assertWrkInstalled, runWrk } from "./lib/wrk.ts";
+import { assertWrkInstalled } from "./lib/wrk.ts";
 
 const { values } = parseArgs({
   options: {
@@ -43,11 +43,9 @@ interface Tally {
 
 async function slice(target: Target, call: (typeof CASES)["a"]["relay"], tally: Tally): Promise<void> {
   const spec = { url: target.url + call.path, body: call.body, headers: call.headers, connections: CONNECTIONS };
-  await runWrk({ ...spec, durationSec: 1 });
-  const before = threadTimes(target.child.pid);
-  const r = await runWrk({ ...spec, durationSec: SECONDS });
+  const { result: r, spent } = await measuredLoad(spec, 1, SECONDS, [target.child.pid]);
   if (r.errors) throw new Error(`${r.errors} error answers from ${target.url}: figures would be meaningless`);
-  const d = spent(threadTimes(target.child.pid), before);
+  const d = spent[0]!;
   tally.requests += r.requests;
   tally.mainUs += mainThread(d);
   tally.allUs += total(d);

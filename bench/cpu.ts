@@ -9,10 +9,10 @@
 //   bun bench/cpu.ts [--cases a,b,c,d] [--seconds 5] [--connections 50]
 import { parseArgs } from "node:util";
 import { CASES, type Call, type RatioCase } from "./lib/cases.ts";
-import { spent, threadTimes, total } from "./lib/cpu-time.ts";
+import { measuredLoad, total } from "./lib/cpu-time.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { checkCases, startInstantStack } from "./lib/suite.ts";
-import { assertWrkInstalled, runWrk } from "./lib/wrk.ts";
+import { assertWrkInstalled } from "./lib/wrk.ts";
 
 const { values } = parseArgs({
   options: {
@@ -26,15 +26,12 @@ const CONNECTIONS = Number(values.connections);
 
 async function measure(label: string, base: string, call: Call, pids: Record<string, number>): Promise<void> {
   const spec = { url: base + call.path, body: call.body, headers: call.headers, connections: CONNECTIONS };
-  await runWrk({ ...spec, durationSec: 2 });
-  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, threadTimes(pid)]));
-  const wall0 = performance.now();
-  const r = await runWrk({ ...spec, durationSec: SECONDS });
-  const wallUs = (performance.now() - wall0) * 1000;
+  const names = Object.keys(pids);
+  const { result: r, wallUs, spent } = await measuredLoad(spec, 2, SECONDS, Object.values(pids));
   const parts: string[] = [];
   let busy = 0;
-  for (const [name, pid] of Object.entries(pids)) {
-    const d = spent(threadTimes(pid), before[name]!);
+  for (const [i, name] of names.entries()) {
+    const d = spent[i]!;
     const all = total(d);
     busy += all;
     const threads = [...d.entries()]

@@ -17,8 +17,7 @@ import { createLogger } from "../src/core/log.ts";
 import { Relay } from "../src/relay.ts";
 import { buildFetch } from "../src/surfaces/index.ts";
 import { BENCH_CONFIG } from "./lib/stack.ts";
-import { anthropic } from "../tests/fakes/render/anthropic.ts";
-import { openai } from "../tests/fakes/render/openai.ts";
+import { vendorFrames } from "./lib/vendor-frames.ts";
 
 const { values } = parseArgs({
   options: {
@@ -56,15 +55,8 @@ const VENDOR_BODY = JSON.stringify({
   service_tier: "default",
   system_fingerprint: "fp_fake",
 });
-const anthropicVendor = values.vendor === "anthropic";
-/** The load bench's fake vendor stream (20 text chunks), as one read. */
-function vendorStream(): Uint8Array {
-  const dialect = anthropicVendor ? anthropic : openai;
-  const call = { model: values.model, stream: true, includeUsage: true, sse: true };
-  const reply = { text: `Hello from fake ${values.vendor}. This reply is long enough to be split into several stream events.`, textChunks: 20 };
-  return new TextEncoder().encode(dialect.frame(dialect.events(reply, call), call).join(""));
-}
-const STREAM_BODY = vendorStream();
+/** The load bench's fake vendor stream, as one read. */
+const STREAM_BODY = new TextEncoder().encode(vendorFrames(values.vendor === "anthropic" ? "anthropic" : "openai", values.model).join(""));
 const vendorAnswer = (): Response =>
   values.stream
     ? new Response(new ReadableStream({ start: (c) => (c.enqueue(STREAM_BODY), c.close()) }), { headers: { "content-type": "text/event-stream" } })

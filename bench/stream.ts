@@ -14,24 +14,16 @@ import { anthropicCodec } from "../src/core/formats/anthropic/index.ts";
 import { openaiCodec } from "../src/core/formats/openai/index.ts";
 import type { Codec } from "../src/core/formats/types.ts";
 import { primeStream } from "../src/core/router/stream-relay.ts";
-import { anthropic } from "../tests/fakes/render/anthropic.ts";
-import type { Dialect } from "../tests/fakes/render/dialect.ts";
-import { openai } from "../tests/fakes/render/openai.ts";
+import { STREAM_CHUNKS, vendorFrames } from "./lib/vendor-frames.ts";
 
-const TEXT_CHUNKS = 20;
 const CONCURRENCY = 50;
 const SAMPLES = 7;
 const SAMPLE_MS = 400;
 
 /** The framed events a fake vendor sends for the load benchmark's streamed answer. */
-function vendorEvents(dialect: Dialect, kind: string): Uint8Array[] {
-  const reply = { text: `Hello from fake ${kind}. This reply is long enough to be split into several stream events.`, textChunks: TEXT_CHUNKS };
-  const call = { model: "bench-model", stream: true, includeUsage: true, sse: true };
-  const encoder = new TextEncoder();
-  return dialect.frame(dialect.events(reply, call), call).map((p) => encoder.encode(p));
-}
+const vendorEvents = (kind: "openai" | "anthropic"): Uint8Array[] => vendorFrames(kind, "bench-model").map((p) => new TextEncoder().encode(p));
 
-const EVENTS = { openai: vendorEvents(openai, "openai"), anthropic: vendorEvents(anthropic, "anthropic") };
+const EVENTS = { openai: vendorEvents("openai"), anthropic: vendorEvents("anthropic") };
 /** The same streams as a single read each. */
 const WHOLE = { openai: [Buffer.concat(EVENTS.openai)], anthropic: [Buffer.concat(EVENTS.anthropic)] };
 
@@ -128,7 +120,7 @@ for (let i = 0; i < SAMPLES; i++) {
 
 const width = Math.max(...cases.map(([name]) => name.length));
 const fmt = (n: number) => n.toFixed(1).padStart(9);
-console.log(`${TEXT_CHUNKS}-text-chunk streams (${EVENTS.openai.length} OpenAI / ${EVENTS.anthropic.length} Anthropic vendor events), ${CONCURRENCY} at a time`);
+console.log(`${STREAM_CHUNKS}-text-chunk streams (${EVENTS.openai.length} OpenAI / ${EVENTS.anthropic.length} Anthropic vendor events), ${CONCURRENCY} at a time`);
 console.log(`${"case".padEnd(width)}  ${"min µs".padStart(9)}  ${"median".padStart(9)}   (µs of wall time per stream, ${SAMPLES} samples)`);
 for (const [c, [name]] of cases.entries()) {
   const sorted = samples[c]!.sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 // CPU time of a process's threads, read from /proc (Linux only): what the CPU
 // benches use to say how many microseconds a request cost each process and thread.
 import { readdirSync, readFileSync } from "node:fs";
+import { runWrk, type LoadResult, type LoadSpec } from "./wrk.ts";
 
 const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
 
@@ -32,3 +33,18 @@ export const total = (m: Map<string, number>): number => [...m.values()].reduce(
 
 /** The main (JavaScript) thread of a Bun process: the thread named after the executable. */
 export const mainThread = (m: Map<string, number>): number => m.get("bun") ?? m.get("bun.exe") ?? 0;
+
+/** A warm-up run, then a measured one, with the CPU each listed process spent during the measured run (per thread). */
+export async function measuredLoad(
+  spec: Omit<LoadSpec, "durationSec">,
+  warmSec: number,
+  durationSec: number,
+  pids: number[],
+): Promise<{ result: LoadResult; wallUs: number; spent: Array<Map<string, number>> }> {
+  await runWrk({ ...spec, durationSec: warmSec });
+  const before = pids.map(threadTimes);
+  const wall0 = performance.now();
+  const result = await runWrk({ ...spec, durationSec });
+  const wallUs = (performance.now() - wall0) * 1000;
+  return { result, wallUs, spent: pids.map((pid, i) => spent(threadTimes(pid), before[i]!)) };
+}

@@ -5,8 +5,9 @@ import { checkOnce, type RatioCase, type Vendor } from "./cases.ts";
 import { ratioCase, type Outcome, type Timing } from "./measure.ts";
 import { startFake, startFloor, startRelay, type Target } from "./stack.ts";
 
-/** Text chunks per streamed answer (issue 5 measures 20-chunk streams). */
-export const STREAM_CHUNKS = 20;
+import { STREAM_CHUNKS } from "./vendor-frames.ts";
+
+export { STREAM_CHUNKS };
 
 export interface InstantStack {
   vendors: Record<Vendor, Target>;
