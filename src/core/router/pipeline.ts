@@ -472,8 +472,10 @@ function keepForwarded(this: Record<string, string>, value: string, key: string)
   if (FORWARDED_HEADER.test(key)) this[key] = value;
 }
 
-function routingHeaders(run: Run, routing: Routing, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
+/** The answer's headers: its content type, then the x-svc-* routing headers and the forwarded vendor ones, in one object. */
+function answerHeaders(contentType: string, run: Run, routing: Routing, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
   const h: Record<string, string> = {
+    "content-type": contentType,
     "x-svc-request-id": run.call.requestId,
     "x-svc-requested-model": asciiHeader(run.requestedModel),
     "x-svc-routed-model": model.id,
@@ -516,7 +518,7 @@ async function respondJson(
   warnOnMismatch(deps, run, model, res.model);
   const cost = (run.costUsd = costOf(model, res.usage) + run.rejectedCost);
   const body = passthroughText ?? JSON.stringify(codecFor(call.clientFormat).encodeResponse(res, { model: res.model || model.id }));
-  const headers = { "content-type": "application/json", ...routingHeaders(run, routing, model, provider, cost) };
+  const headers = answerHeaders("application/json", run, routing, model, provider, cost);
   // The record is committed before the client can see the answer complete.
   await settle("ok", 200, undefined);
   return new Response(body, { status: 200, headers });
@@ -564,12 +566,9 @@ async function startStream(
     const status = primed.error?.status ?? 502;
     return { kind: "failure", failure: { status, message: primed.reason, vendorError: primed.error, retryAfter: primed.error?.retryAfter } };
   }
-  const headers = {
-    "content-type": client.streamContentType,
-    "cache-control": "no-cache",
-    // A stream's real cost is known only at its end: the header carries the pre-call estimate.
-    ...routingHeaders(run, routing, model, provider, estimateCost(model, ir)),
-  };
+  // A stream's real cost is known only at its end: the header carries the pre-call estimate.
+  const headers = answerHeaders(client.streamContentType, run, routing, model, provider, estimateCost(model, ir));
+  headers["cache-control"] = "no-cache";
   return new Response(primed.stream, { status: 200, headers });
 }
 
