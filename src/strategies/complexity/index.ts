@@ -119,12 +119,11 @@ function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
 
   const scored = scoreRequest(input.request, { thresholds: opts.thresholds });
   const candidates = tierCandidates(scored.tier, opts, needs, ctx);
-  return {
-    candidates,
-    mode: "fallback",
-    tier: scored.tier,
-    reasons: [`${scored.tier} tier (score ${scored.score.toFixed(2)})`, ...scored.reasons, ...needsReason(needs)],
-  };
+  // The score's own reasons array is fresh per request: the summary goes in front of it.
+  const reasons = scored.reasons;
+  reasons.unshift(`${scored.tier} tier (score ${scored.score.toFixed(2)})`);
+  if (needs.length) reasons.push(...needsReason(needs));
+  return { candidates, mode: "fallback", tier: scored.tier, reasons };
 }
 
 export default definePlugin({

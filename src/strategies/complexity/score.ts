@@ -222,78 +222,92 @@ function systemChars(req: ChatRequest): number {
 /** Points for a cue seen `count` times, capped so one repeated word cannot decide the tier. */
 const capped = (count: number, each: number, max: number): number => Math.min(count * each, max);
 
+/** The running score and its reasons; a class, not a closure, so a request makes no function. */
+class Tally {
+  score = 0;
+  readonly reasons: string[] = [];
+
+  add(points: number, reason: string): void {
+    if (points === 0) return;
+    this.score += points;
+    this.reasons.push(reason);
+  }
+
+  /** A cue group's points, with its reason text built only when it scores (most groups score 0). */
+  cue(points: number, label: string, count: number): void {
+    if (points !== 0) this.add(points, `${label}: ${count}`);
+  }
+}
+
 export function scoreRequest(req: ChatRequest, opts: ScoreOptions = {}): ComplexityScore {
-  const thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
+  const t = opts.thresholds;
+  const moderateAt = t?.moderate ?? DEFAULT_THRESHOLDS.moderate;
+  const complexAt = t?.complex ?? DEFAULT_THRESHOLDS.complex;
   const f = collectFeatures(req.messages);
   const c = f.latest;
-  const reasons: string[] = [];
-  let score = 0;
-  const add = (points: number, reason: string): void => {
-    if (points === 0) return;
-    score += points;
-    reasons.push(reason);
-  };
+  const tally = new Tally();
 
   const tokens = Math.round(f.instructionChars / CHARS_PER_TOKEN);
-  if (tokens >= 2_000) add(2.5, `very long prompt: ~${tokens} tokens`);
-  else if (tokens >= 600) add(1.5, `long prompt: ~${tokens} tokens`);
-  else if (tokens >= 150) add(1, `medium prompt: ~${tokens} tokens`);
-  else if (tokens >= 40) add(0.5, `short prompt: ~${tokens} tokens`);
+  if (tokens >= 2_000) tally.add(2.5, `very long prompt: ~${tokens} tokens`);
+  else if (tokens >= 600) tally.add(1.5, `long prompt: ~${tokens} tokens`);
+  else if (tokens >= 150) tally.add(1, `medium prompt: ~${tokens} tokens`);
+  else if (tokens >= 40) tally.add(0.5, `short prompt: ~${tokens} tokens`);
 
   const turns = req.messages.length;
-  if (turns >= 20) add(1.5, `long conversation: ${turns} turns`);
-  else if (turns >= 8) add(0.75, `conversation: ${turns} turns`);
+  if (turns >= 20) tally.add(1.5, `long conversation: ${turns} turns`);
+  else if (turns >= 8) tally.add(0.75, `conversation: ${turns} turns`);
 
   const materialTokens = Math.round(f.materialChars / CHARS_PER_TOKEN);
-  if (materialTokens >= 3_000) add(1, `long pasted material: ~${materialTokens} tokens`);
-  else if (materialTokens >= 600) add(0.5, `pasted material: ~${materialTokens} tokens`);
+  if (materialTokens >= 3_000) tally.add(1, `long pasted material: ~${materialTokens} tokens`);
+  else if (materialTokens >= 600) tally.add(0.5, `pasted material: ~${materialTokens} tokens`);
 
   const m = f.material;
-  if (c[FENCE] + m[FENCE] > 0) add(1.5, "code block in prompt");
-  else if (c[SYNTAX] + m[SYNTAX] >= 4) add(1, "code-like syntax");
-  if (c[STACK] + m[STACK] > 0) add(1, "stack trace in prompt");
-  if (c[COMPOSE] > 0) add(1, "composition task");
-  add(capped(c[CODE_TASK], 0.5, 1), `coding cues: ${c[CODE_TASK]}`);
-  add(capped(c[DESIGN], 1.5, 4.5), `design cues: ${c[DESIGN]}`);
-  add(capped(c[PROOF], 3.5, 5), `proof cues: ${c[PROOF]}`);
-  add(capped(c[MATH], 1, 3), `math cues: ${c[MATH]}`);
-  add(capped(c[REASON], 0.75, 3), `reasoning cues: ${c[REASON]}`);
+  if (c[FENCE] + m[FENCE] > 0) tally.add(1.5, "code block in prompt");
+  else if (c[SYNTAX] + m[SYNTAX] >= 4) tally.add(1, "code-like syntax");
+  if (c[STACK] + m[STACK] > 0) tally.add(1, "stack trace in prompt");
+  if (c[COMPOSE] > 0) tally.add(1, "composition task");
+  tally.cue(capped(c[CODE_TASK], 0.5, 1), "coding cues", c[CODE_TASK]);
+  tally.cue(capped(c[DESIGN], 1.5, 4.5), "design cues", c[DESIGN]);
+  tally.cue(capped(c[PROOF], 3.5, 5), "proof cues", c[PROOF]);
+  tally.cue(capped(c[MATH], 1, 3), "math cues", c[MATH]);
+  tally.cue(capped(c[REASON], 0.75, 3), "reasoning cues", c[REASON]);
   const asks = c[ASK] + c[REASON];
-  if (asks >= 6) add(2.5, `many asks: ${asks}`);
-  else if (asks >= 4) add(1.5, `several asks: ${asks}`);
-  else if (asks >= 2) add(0.75, `asks: ${asks}`);
-  if (c[STEP] >= 3) add(1.5, `multi-step instructions: ${c[STEP]}`);
-  add(capped(c[LONG_OUTPUT], 1.25, 2.5), `long output asked: ${c[LONG_OUTPUT]}`);
-  add(-capped(c[BREVITY], 1, 2), `brevity asked: ${c[BREVITY]}`);
+  if (asks >= 6) tally.add(2.5, `many asks: ${asks}`);
+  else if (asks >= 4) tally.add(1.5, `several asks: ${asks}`);
+  else if (asks >= 2) tally.add(0.75, `asks: ${asks}`);
+  if (c[STEP] >= 3) tally.add(1.5, `multi-step instructions: ${c[STEP]}`);
+  tally.cue(capped(c[LONG_OUTPUT], 1.25, 2.5), "long output asked", c[LONG_OUTPUT]);
+  tally.cue(-capped(c[BREVITY], 1, 2), "brevity asked", c[BREVITY]);
 
   const maxTokens = req.maxTokens ?? 0;
-  if (maxTokens >= 32_000) add(2, `max_tokens ${maxTokens}`);
-  else if (maxTokens >= 8_000) add(1, `max_tokens ${maxTokens}`);
+  if (maxTokens >= 32_000) tally.add(2, `max_tokens ${maxTokens}`);
+  else if (maxTokens >= 8_000) tally.add(1, `max_tokens ${maxTokens}`);
 
-  if (f.images > 0) add(Math.min(f.images, 2), `images attached: ${f.images}`);
+  if (f.images > 0) tally.add(Math.min(f.images, 2), `images attached: ${f.images}`);
 
   const effort = req.reasoning;
   if (effort && !effort.disabled) {
     const budget = effort.budgetTokens ?? 0;
-    if (effort.effort === "high" || budget >= 16_000) add(3, "reasoning requested: high");
-    else if (effort.effort === "medium" || budget >= 4_000) add(1.5, "reasoning requested: medium");
+    if (effort.effort === "high" || budget >= 16_000) tally.add(3, "reasoning requested: high");
+    else if (effort.effort === "medium" || budget >= 4_000) tally.add(1.5, "reasoning requested: medium");
   }
 
   // Agent context: the mere presence of tools or a big system prompt adds little.
-  if (req.tools?.length) add(0.25, `tools offered: ${req.tools.length}`);
-  if (systemChars(req) >= 8_000) add(0.25, "long system prompt");
+  if (req.tools?.length) tally.add(0.25, `tools offered: ${req.tools.length}`);
+  if (systemChars(req) >= 8_000) tally.add(0.25, "long system prompt");
   if (f.toolResultCount > 0) {
     const t = f.toolResults;
     // A failed call usually carries the stack trace, so the two signals are not added up.
-    if (t[STACK] > 0) add(1.5, "stack trace in tool result");
-    else if (t[FENCE] > 0 || t[SYNTAX] >= 6) add(0.75, "code in tool result");
-    else if (f.toolErrors > 0) add(0.5, `failed tool calls: ${f.toolErrors}`);
+    if (t[STACK] > 0) tally.add(1.5, "stack trace in tool result");
+    else if (t[FENCE] > 0 || t[SYNTAX] >= 6) tally.add(0.75, "code in tool result");
+    else if (f.toolErrors > 0) tally.add(0.5, `failed tool calls: ${f.toolErrors}`);
   }
 
   const h = f.history;
-  if (h[FENCE] > 0 || h[STACK] > 0) add(0.5, "code earlier in conversation");
-  if (h[PROOF] + h[MATH] + h[DESIGN] >= 2) add(0.5, "hard topic earlier in conversation");
+  if (h[FENCE] > 0 || h[STACK] > 0) tally.add(0.5, "code earlier in conversation");
+  if (h[PROOF] + h[MATH] + h[DESIGN] >= 2) tally.add(0.5, "hard topic earlier in conversation");
 
-  const tier: Tier = score >= thresholds.complex ? "complex" : score >= thresholds.moderate ? "moderate" : "simple";
-  return { score, tier, reasons };
+  const score = tally.score;
+  const tier: Tier = score >= complexAt ? "complex" : score >= moderateAt ? "moderate" : "simple";
+  return { score, tier, reasons: tally.reasons };
 }
