@@ -300,7 +300,7 @@ const attemptEvent = (model: ModelInfo, provider: ProviderPlugin, start: number)
   model: model.id,
   provider: provider.name,
   status: 200,
-  latencyMs: Math.round(performance.now() - start),
+  latencyMs: hundredths(performance.now() - start),
 });
 
 function pickKey(deps: RouterDeps, provider: ProviderPlugin, model: ModelInfo, requested: string, clientKey: string | undefined): string | undefined {
@@ -496,6 +496,8 @@ function answerHeaders(contentType: string, run: Run, routing: Routing, model: M
 
 const asciiHeader = (s: string) => (NON_PRINTABLE.test(s) ? s.replace(NON_PRINTABLE_ALL, "?") : s);
 const overheadMs = (run: Run) => Math.max(0, performance.now() - run.call.start - run.upstreamMs);
+/** Durations are logged to 0.01 ms: a local answer often takes under a millisecond, which whole ms would log as 0. */
+const hundredths = (ms: number): number => Math.round(ms * 100) / 100;
 
 function warnOnMismatch(deps: RouterDeps, run: Run, model: ModelInfo, reported: string | undefined): void {
   if (!reported || reported.startsWith(model.id) || model.id.startsWith(reported)) return;
@@ -585,7 +587,7 @@ function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord
   return {
     id: call.requestId,
     ts: Date.now() - Math.round(performance.now() - call.start),
-    latencyMs: Math.round(performance.now() - call.start),
+    latencyMs: hundredths(performance.now() - call.start),
     requestedModel: run.requestedModel,
     routedModel: run.routed?.id ?? "",
     provider: run.routed?.provider ?? "",
@@ -607,6 +609,6 @@ function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord
     metadata: run.metadata,
     sessionKey: run.sessionKey,
     error,
-    overheadMs: Math.round(overheadMs(run) * 100) / 100,
+    overheadMs: hundredths(overheadMs(run)),
   };
 }

@@ -42,7 +42,8 @@
   const pct = (r) => (r === null || r === undefined ? "—" : pf.format(r));
   function ms(n) {
     if (n === null || n === undefined) return "—";
-    return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
+    if (n >= 1000) return `${(n / 1000).toFixed(2)} s`;
+    return n >= 10 ? `${Math.round(n)} ms` : `${n.toFixed(n >= 1 ? 1 : 2)} ms`;
   }
   function duration(sec) {
     sec = Math.max(0, Math.ceil(sec));
