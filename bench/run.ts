@@ -3,6 +3,7 @@
 //   bun run bench                       # all cases, ~3-4 minutes
 //   bun bench/run.ts --cases a,c        # a subset
 //   bun bench/run.ts --cases a --cpu-prof /tmp/prof   # Relay under Bun's CPU profiler
+//   bun bench/profile-summary.ts /tmp/prof/*.cpuprofile   # its functions ranked by samples
 // Needs wrk on PATH (Debian: apt-get install -y wrk). Exits 0 when it ran, whatever the verdicts;
 // bench/ci.ts is the gate.
 import { mkdirSync } from "node:fs";
@@ -109,7 +110,8 @@ try {
   for (const note of NOTES) console.log(`note: ${note}`);
   const misses = outcomes.filter((o) => !o.pass).length;
   console.log(`\n${outcomes.length - misses} of ${outcomes.length} targets met; ran in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (cpuProfDir) console.log(`Relay CPU profiles (.cpuprofile and .md) in ${cpuProfDir}`);
+  // Bun's .md ranks by sampled time, which charges idle gaps to the next sample: rank by samples instead.
+  if (cpuProfDir) console.log(`Relay CPU profiles (.cpuprofile and .md) in ${cpuProfDir}; rank them with bun bench/profile-summary.ts ${cpuProfDir}/*.cpuprofile`);
 } catch (e) {
   console.error(`bench aborted: ${(e as Error).message}`);
   exitCode = 1;
