@@ -104,10 +104,50 @@ export function toRunRow(r: RunRecord): RunRow {
 /** INSERT of one run with `?` parameters in RUN_COLUMNS order (see runRowValues); re-inserting an id changes nothing. */
 export const INSERT_RUN_POSITIONAL = `INSERT INTO runs (${RUN_COLUMNS.join(", ")}) VALUES (${RUN_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`;
 
-/** A run's column values in RUN_COLUMNS order: positional binding skips matching 25 names per row. */
-export function runRowValues(r: RunRecord): Array<string | number | boolean | null> {
-  const row = toRunRow(r);
-  return RUN_COLUMNS.map((c) => row[c]);
+/**
+ * A run's column values in RUN_COLUMNS order, its JSON columns still values. This is the form a
+ * batch crosses to the SQLite writer thread in: as JSON it is half the text of the records (no
+ * keys), both quicker to write on the request thread and to read on the writer's, and positional
+ * binding skips matching 25 names per row. Order: tests/store/row.test.ts holds it to RUN_COLUMNS.
+ */
+export type RunRowTuple = Array<string | number | boolean | null | object>;
+
+export function runRowTuple(r: RunRecord): RunRowTuple {
+  return [
+    r.id,
+    r.ts,
+    r.latencyMs,
+    r.requestedModel,
+    r.routedModel,
+    r.provider,
+    r.strategy,
+    r.tier ?? null,
+    r.status,
+    r.outcome,
+    r.stream,
+    r.clientFormat,
+    r.inputTokens,
+    r.outputTokens,
+    r.cacheReadTokens,
+    r.cacheWriteTokens,
+    r.costUsd,
+    r.fallbackUsed,
+    r.attempts,
+    r.events,
+    r.reasons,
+    r.metadata,
+    r.sessionKey ?? null,
+    r.error ?? null,
+    r.overheadMs,
+  ];
+}
+
+const JSON_COLUMN_INDEXES = RUN_COLUMNS.flatMap((c, i) => (RUN_COLUMN_KINDS[c] === "json" ? [i] : []));
+
+/** The tuple's JSON columns as text, in place: values to bind in RUN_COLUMNS order. */
+export function bindableRow(tuple: RunRowTuple): Array<string | number | boolean | null> {
+  for (const i of JSON_COLUMN_INDEXES) tuple[i] = JSON.stringify(tuple[i]);
+  return tuple as Array<string | number | boolean | null>;
 }
 
 type Row = Record<string, unknown>;

@@ -1,12 +1,12 @@
-// The run-log INSERT on a bun:sqlite connection: one transaction per batch,
-// positional parameters. Shared by the writer thread and the in-memory store.
+// The run-log INSERT on a bun:sqlite connection: one transaction per batch of
+// row tuples (see runRowTuple), positional parameters. Shared by the writer
+// thread and the in-memory store.
 import type { Database } from "bun:sqlite";
-import { INSERT_RUN_POSITIONAL, runRowValues } from "./row.ts";
-import type { RunRecord } from "./types.ts";
+import { bindableRow, INSERT_RUN_POSITIONAL, type RunRowTuple } from "./row.ts";
 
-export function runInserter(db: Database): (records: RunRecord[]) => void {
+export function runInserter(db: Database): (rows: RunRowTuple[]) => void {
   const insert = db.query(INSERT_RUN_POSITIONAL);
-  return db.transaction((records: RunRecord[]) => {
-    for (const r of records) insert.run(...runRowValues(r));
+  return db.transaction((rows: RunRowTuple[]) => {
+    for (const row of rows) insert.run(...bindableRow(row));
   });
 }

@@ -2,13 +2,14 @@
 // store, so a commit (page writes to the WAL) never runs on the thread that
 // serves requests. It has its own connection to the same file: WAL lets the
 // main thread's reads go on while this connection writes. Records arrive as
-// one JSON text per batch (far cheaper to post than structured objects) and
+// one JSON text of row tuples per batch (far cheaper to post than structured
+// objects, and half the text of the records: see runRowTuple) and
 // each batch is one transaction; the reply comes only after COMMIT returns,
 // so a caller that awaits it knows the batch survives a kill -9.
 // Bun-only API (bun:sqlite): keep it inside src/store.
 import { Database } from "bun:sqlite";
 import { runInserter } from "./sqlite-insert.ts";
-import type { RunRecord } from "./types.ts";
+import type { RunRowTuple } from "./row.ts";
 
 export type WriterRequest = { op: "open"; path: string } | { op: "insert"; seq: number; json: string } | { op: "close"; seq: number };
 export type WriterReply = { seq: number; error?: string };
@@ -16,7 +17,7 @@ export type WriterReply = { seq: number; error?: string };
 declare const self: Worker;
 
 let db: Database | undefined;
-let insertBatch: ((rows: RunRecord[]) => void) | undefined;
+let insertBatch: ((rows: RunRowTuple[]) => void) | undefined;
 let openError: string | undefined;
 
 function open(path: string): void {
@@ -40,7 +41,7 @@ function handle(msg: WriterRequest): WriterReply | undefined {
       return undefined;
     case "insert":
       if (!insertBatch) throw new Error(openError ?? "run log writer used before it was opened");
-      insertBatch(JSON.parse(msg.json) as RunRecord[]);
+      insertBatch(JSON.parse(msg.json) as RunRowTuple[]);
       return { seq: msg.seq };
     case "close":
       db?.close();

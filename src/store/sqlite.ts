@@ -7,6 +7,7 @@ import { Database, type SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations, RECORD_MIGRATION } from "./migrations.ts";
+import { runRowTuple, type RunRowTuple } from "./row.ts";
 import { runInserter } from "./sqlite-insert.ts";
 import type { WriterReply, WriterRequest } from "./sqlite-writer.ts";
 import { SqlStore, type Row } from "./sql-store.ts";
@@ -18,7 +19,7 @@ export class SqliteStore extends SqlStore {
   private closed = false;
   /** Off-thread inserts for a file database; an in-memory one cannot be shared with a second connection. */
   private readonly thread: WriterThread | undefined;
-  private insertHere: ((records: RunRecord[]) => void) | undefined;
+  private insertHere: ((rows: RunRowTuple[]) => void) | undefined;
 
   constructor(path: string) {
     super();
@@ -43,7 +44,7 @@ export class SqliteStore extends SqlStore {
   async insertRuns(records: RunRecord[]): Promise<void> {
     if (records.length === 0) return;
     if (this.thread) return this.thread.insert(records);
-    (this.insertHere ??= runInserter(this.db))(records);
+    (this.insertHere ??= runInserter(this.db))(records.map(runRowTuple));
   }
 
   async migrate(): Promise<void> {
@@ -102,7 +103,7 @@ class WriterThread {
   constructor(private readonly path: string) {}
 
   insert(records: RunRecord[]): Promise<void> {
-    return this.request({ op: "insert", seq: ++this.seq, json: JSON.stringify(records) });
+    return this.request({ op: "insert", seq: ++this.seq, json: JSON.stringify(records.map(runRowTuple)) });
   }
 
   async close(): Promise<void> {
