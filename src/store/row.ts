@@ -71,44 +71,12 @@ export const RUN_COLUMN_KINDS: Record<keyof RunRow, ColumnKind> = {
 
 export const RUN_COLUMNS = Object.keys(RUN_COLUMN_KINDS) as (keyof RunRow)[];
 
-export function toRunRow(r: RunRecord): RunRow {
-  return {
-    id: r.id,
-    ts: r.ts,
-    latency_ms: r.latencyMs,
-    requested_model: r.requestedModel,
-    routed_model: r.routedModel,
-    provider: r.provider,
-    strategy: r.strategy,
-    tier: r.tier ?? null,
-    status: r.status,
-    outcome: r.outcome,
-    stream: r.stream,
-    client_format: r.clientFormat,
-    input_tokens: r.inputTokens,
-    output_tokens: r.outputTokens,
-    cache_read_tokens: r.cacheReadTokens,
-    cache_write_tokens: r.cacheWriteTokens,
-    cost_usd: r.costUsd,
-    fallback_used: r.fallbackUsed,
-    attempts: r.attempts,
-    events: JSON.stringify(r.events),
-    reasons: JSON.stringify(r.reasons),
-    metadata: JSON.stringify(r.metadata),
-    session_key: r.sessionKey ?? null,
-    error: r.error ?? null,
-    overhead_ms: r.overheadMs,
-  };
-}
-
-/** INSERT of one run with `?` parameters in RUN_COLUMNS order (see runRowValues); re-inserting an id changes nothing. */
-export const INSERT_RUN_POSITIONAL = `INSERT INTO runs (${RUN_COLUMNS.join(", ")}) VALUES (${RUN_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`;
-
 /**
- * A run's column values in RUN_COLUMNS order, its JSON columns still values. This is the form a
- * batch crosses to the SQLite writer thread in: as JSON it is half the text of the records (no
- * keys), both quicker to write on the request thread and to read on the writer's, and positional
- * binding skips matching 25 names per row. Order: tests/store/row.test.ts holds it to RUN_COLUMNS.
+ * A run's column values in RUN_COLUMNS order, its JSON columns still values: the one mapping from
+ * RunRecord to the `runs` columns (toRunRow names them). It is also the form a batch crosses to the
+ * SQLite writer thread in: as JSON it is half the text of the records (no keys), quicker to write on
+ * the request thread and to read on the writer's, and positional binding skips matching 25 names
+ * per row. tests/store/row.test.ts holds each value to its column.
  */
 export type RunRowTuple = Array<string | number | boolean | null | object>;
 
@@ -149,6 +117,17 @@ export function bindableRow(tuple: RunRowTuple): Array<string | number | boolean
   for (const i of JSON_COLUMN_INDEXES) tuple[i] = JSON.stringify(tuple[i]);
   return tuple as Array<string | number | boolean | null>;
 }
+
+/** The row by column name (Postgres inserts rows as JSON objects). */
+export function toRunRow(r: RunRecord): RunRow {
+  const values = bindableRow(runRowTuple(r));
+  const row: Record<string, string | number | boolean | null> = {};
+  for (let i = 0; i < RUN_COLUMNS.length; i++) row[RUN_COLUMNS[i]!] = values[i]!;
+  return row as RunRow;
+}
+
+/** INSERT of one run with `?` parameters in RUN_COLUMNS order (see runRowTuple); re-inserting an id changes nothing. */
+export const INSERT_RUN_POSITIONAL = `INSERT INTO runs (${RUN_COLUMNS.join(", ")}) VALUES (${RUN_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`;
 
 type Row = Record<string, unknown>;
 

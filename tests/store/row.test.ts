@@ -1,7 +1,7 @@
-// The SQLite writer binds run rows by position from runRowTuple, written out by
-// hand for speed; the column mapping itself is toRunRow (which Postgres uses by
-// name). Every field below has a value no other field has, so a tuple with two
-// columns swapped or one missing cannot pass.
+// runRowTuple is the one mapping from a run to the `runs` columns: the SQLite
+// writer binds it by position and toRunRow names it for Postgres. Every field
+// below has a value no other field has, so a tuple with two columns swapped or
+// one missing cannot pass.
 import { describe, expect, test } from "bun:test";
 import { bindableRow, RUN_COLUMNS, runRowTuple, toRunRow } from "../../src/store/row.ts";
 import type { RunRecord } from "../../src/store/types.ts";
@@ -36,17 +36,44 @@ const full: RunRecord = {
 
 const { tier: _t, sessionKey: _s, error: _e, ...bare } = full;
 
+/** The row `full` must become, written out column by column. */
+const fullRow = {
+  id: "req_0001",
+  ts: 1_795_000_000_001,
+  latency_ms: 12.34,
+  requested_model: "svc:auto",
+  routed_model: "gpt-4o-mini",
+  provider: "openai",
+  strategy: "complexity",
+  tier: "simple",
+  status: 200,
+  outcome: "ok",
+  stream: true,
+  client_format: "anthropic",
+  input_tokens: 11,
+  output_tokens: 22,
+  cache_read_tokens: 33,
+  cache_write_tokens: 44,
+  cost_usd: 0.5,
+  fallback_used: false,
+  attempts: 3,
+  events: '[{"type":"attempt","model":"gpt-4o-mini","provider":"openai","status":200,"latencyMs":9}]',
+  reasons: '["simple tier (score 0.00)"]',
+  metadata: '{"team":"x"}',
+  session_key: "session-1",
+  error: "none really",
+  overhead_ms: 0.77,
+};
+
 describe("runRowTuple", () => {
-  test("has one value per column, in RUN_COLUMNS order, as toRunRow maps them", () => {
-    for (const record of [full, bare as RunRecord]) {
-      const byName = toRunRow(record);
-      expect(bindableRow(runRowTuple(record))).toEqual(RUN_COLUMNS.map((c) => byName[c]));
-    }
+  test("maps every field to its column, absent optional fields to null", () => {
+    expect(toRunRow(full)).toEqual(fullRow);
+    expect(toRunRow(bare as RunRecord)).toEqual({ ...fullRow, tier: null, session_key: null, error: null });
   });
 
-  test("crosses to the writer thread as JSON and binds the same values", () => {
-    const sent = JSON.parse(JSON.stringify([runRowTuple(full)]));
-    const byName = toRunRow(full);
-    expect(bindableRow(sent[0])).toEqual(RUN_COLUMNS.map((c) => byName[c]));
+  test("binds in RUN_COLUMNS order, also after crossing to the writer thread as JSON", () => {
+    const inOrder = RUN_COLUMNS.map((c) => fullRow[c]);
+    expect(bindableRow(runRowTuple(full))).toEqual(inOrder);
+    expect(bindableRow(JSON.parse(JSON.stringify(runRowTuple(full))))).toEqual(inOrder);
   });
 });
