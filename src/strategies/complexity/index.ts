@@ -122,7 +122,7 @@ function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
   // The score's own reasons array is fresh per request: the summary goes in front of it.
   const reasons = scored.reasons;
   reasons.unshift(`${scored.tier} tier (score ${scored.score.toFixed(2)})`);
-  if (needs.length) reasons.push(...needsReason(needs));
+  reasons.push(...needsReason(needs));
   return { candidates, mode: "fallback", tier: scored.tier, reasons };
 }
 
