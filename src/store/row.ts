@@ -71,6 +71,9 @@ export const RUN_COLUMN_KINDS: Record<keyof RunRow, ColumnKind> = {
 
 export const RUN_COLUMNS = Object.keys(RUN_COLUMN_KINDS) as (keyof RunRow)[];
 
+/** The columns that may be NULL (migration 1; tests/store/row.test.ts holds this to the SQLite schema). */
+export const RUN_NULLABLE_COLUMNS: ReadonlySet<keyof RunRow> = new Set(["tier", "session_key", "error"]);
+
 /**
  * A run's column values in RUN_COLUMNS order, its JSON columns still values: the one mapping from
  * RunRecord to the `runs` columns (toRunRow names them). It is also the form a batch crosses to the
@@ -116,6 +119,24 @@ const JSON_COLUMN_INDEXES = RUN_COLUMNS.flatMap((c, i) => (RUN_COLUMN_KINDS[c] =
 export function bindableRow(tuple: RunRowTuple): Array<string | number | boolean | null> {
   for (const i of JSON_COLUMN_INDEXES) tuple[i] = JSON.stringify(tuple[i]);
   return tuple as Array<string | number | boolean | null>;
+}
+
+/**
+ * Throws what SQLite would say if `tuple` (as it arrives from JSON) cannot be inserted: a NULL in a
+ * NOT NULL column, or a structured value in a plain column. The SQLite writer checks a batch before
+ * journaling it, because a row that could never be committed would hold up every row behind it.
+ */
+export function assertInsertable(tuple: RunRowTuple): void {
+  if (tuple.length !== RUN_COLUMNS.length) throw new Error(`a run row has ${tuple.length} values, not ${RUN_COLUMNS.length}`);
+  for (let i = 0; i < RUN_COLUMNS.length; i++) {
+    const column = RUN_COLUMNS[i]!;
+    const v = tuple[i];
+    if (v === null || v === undefined) {
+      if (!RUN_NULLABLE_COLUMNS.has(column)) throw new Error(`NOT NULL constraint failed: runs.${column}`);
+    } else if (typeof v === "object" && RUN_COLUMN_KINDS[column] !== "json") {
+      throw new Error(`runs.${column} takes a plain value, not ${Array.isArray(v) ? "an array" : "an object"}`);
+    }
+  }
 }
 
 /** The row by column name (Postgres inserts rows as JSON objects). */

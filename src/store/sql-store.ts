@@ -34,10 +34,13 @@ export abstract class SqlStore implements Store {
   protected abstract storageIntact(): Promise<boolean>;
 
   abstract insertRuns(records: RunRecord[]): Promise<void>;
+  /** Before runs are read or pruned: make every inserted run visible (a driver that commits later overrides it). */
+  protected async settleRuns(): Promise<void> {}
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
 
   async listRuns(q: RunQuery): Promise<{ runs: RunRecord[]; total: number }> {
+    await this.settleRuns();
     const { where, params } = whereOf([
       ["ts >=", q.since],
       ["routed_model =", q.model],
@@ -55,16 +58,19 @@ export abstract class SqlStore implements Store {
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
+    await this.settleRuns();
     const [row] = await this.all("SELECT * FROM runs WHERE id = $1", [id]);
     return row ? fromRunRow(row) : undefined;
   }
 
   async totals(since: number): Promise<RunTotals> {
+    await this.settleRuns();
     const [row] = await this.all(`SELECT ${TOTALS_SELECT} FROM runs WHERE ts >= $1`, [since]);
     return fromTotalsRow(row);
   }
 
   async totalsByModel(since: number): Promise<ModelTotals[]> {
+    await this.settleRuns();
     const rows = await this.all(
       `SELECT routed_model, provider, ${TOTALS_SELECT} FROM runs WHERE ts >= $1
        GROUP BY routed_model, provider ORDER BY requests DESC, routed_model, provider`,
@@ -74,6 +80,7 @@ export abstract class SqlStore implements Store {
   }
 
   async latencies(since: number, max: number): Promise<number[]> {
+    await this.settleRuns();
     const rows = await this.all(
       "SELECT latency_ms FROM runs WHERE ts >= $1 ORDER BY ts DESC, id DESC LIMIT $2",
       [since, max],
@@ -82,6 +89,7 @@ export abstract class SqlStore implements Store {
   }
 
   async series(since: number, bucketMs: number): Promise<SeriesBucket[]> {
+    await this.settleRuns();
     // BIGINT casts make the division integral on both drivers (SQLite reads
     // any type name containing INT as integer affinity).
     const rows = await this.all(
@@ -98,7 +106,8 @@ export abstract class SqlStore implements Store {
     }));
   }
 
-  prune(before: number): Promise<number> {
+  async prune(before: number): Promise<number> {
+    await this.settleRuns();
     return this.run("DELETE FROM runs WHERE ts < $1", [before]);
   }
 

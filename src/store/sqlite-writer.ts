@@ -1,32 +1,55 @@
-// Worker thread that owns the run log's INSERTs for a file-backed SQLite
-// store, so a commit (page writes to the WAL) never runs on the thread that
-// serves requests. It has its own connection to the same file: WAL lets the
-// main thread's reads go on while this connection writes. Records arrive as
-// one JSON text of row tuples per batch (far cheaper to post than structured
-// objects, and half the text of the records: see runRowTuple) and
-// each batch is one transaction; the reply comes only after COMMIT returns,
-// so a caller that awaits it knows the batch survives a kill -9.
-// Bun-only API (bun:sqlite): keep it inside src/store.
+// Worker thread that owns the run log's writes for a file-backed SQLite store,
+// so neither a journal append nor a commit runs on the thread that serves
+// requests. It has its own connection to the same file: WAL lets the main
+// thread's reads go on while this connection writes. Records arrive as one
+// JSON text of row tuples per batch (far cheaper to post than structured
+// objects, and half the text of the records: see runRowTuple).
+//
+// A batch is acknowledged once it is appended to the journal (sqlite-journal.ts):
+// a caller that awaits the reply knows the batch survives a kill -9. The rows
+// are committed to the table in large transactions: every COMMIT_INTERVAL_MS,
+// at COMMIT_ROWS rows, and on "sync" (the store asks before it reads runs, so a
+// read sees every acknowledged run).
 import { Database } from "bun:sqlite";
+import { Journal, replayJournal } from "./sqlite-journal.ts";
 import { runInserter } from "./sqlite-insert.ts";
-import type { RunRowTuple } from "./row.ts";
+import { assertInsertable, type RunRowTuple } from "./row.ts";
 
-export type WriterRequest = { op: "open"; path: string } | { op: "insert"; seq: number; json: string } | { op: "close"; seq: number };
+export type WriterRequest =
+  | { op: "open"; path: string; journal: string }
+  | { op: "insert"; seq: number; json: string }
+  | { op: "sync"; seq: number }
+  | { op: "close"; seq: number };
 export type WriterReply = { seq: number; error?: string };
+
+/** Longest an acknowledged row waits for its commit (other processes and the integrity of reads do not depend on it). */
+const COMMIT_INTERVAL_MS = 100;
+/** Rows per commit at most: the write lock is held ~4-5 µs per row, and the main connection's rare writes wait for it. */
+const COMMIT_ROWS = 500;
 
 declare const self: Worker;
 
 let db: Database | undefined;
 let insertBatch: ((rows: RunRowTuple[]) => void) | undefined;
+let journal: Journal | undefined;
 let openError: string | undefined;
+/** Journaled rows not yet committed. */
+let pending: RunRowTuple[] = [];
+let commitTimer: ReturnType<typeof setTimeout> | undefined;
+/** The last commit's failure, reported by the next sync or close; the rows stay journaled and pending. */
+let commitError: string | undefined;
 
-function open(path: string): void {
+function open(path: string, journalPath: string): void {
   try {
     const conn = new Database(path, { strict: true });
     conn.run("PRAGMA busy_timeout = 5000");
     // Per connection: commits append to the WAL without fsync; a process kill loses nothing committed.
     conn.run("PRAGMA synchronous = NORMAL");
     insertBatch = runInserter(conn);
+    // A previous worker of this store died with rows journaled but not committed.
+    replayJournal(journalPath, insertBatch);
+    journal = new Journal(journalPath);
+    journal.clear();
     db = conn;
   } catch (e) {
     // Reported with every insert, which is what callers wait on.
@@ -34,19 +57,59 @@ function open(path: string): void {
   }
 }
 
+function commit(): void {
+  clearTimeout(commitTimer);
+  commitTimer = undefined;
+  if (pending.length === 0) return;
+  try {
+    insertBatch!(pending);
+  } catch (e) {
+    commitError = `run log commit failed: ${(e as Error)?.message ?? e}`;
+    schedule();
+    return;
+  }
+  commitError = undefined;
+  pending = [];
+  journal!.clear();
+}
+
+function schedule(): void {
+  commitTimer ??= setTimeout(commit, COMMIT_INTERVAL_MS);
+}
+
+function insert(json: string): void {
+  if (!journal) throw new Error(openError ?? "run log writer used before it was opened");
+  const rows = JSON.parse(json) as RunRowTuple[];
+  // All or nothing, before it is journaled: a row that can never be committed would hold up the rest.
+  for (const row of rows) assertInsertable(row);
+  journal.append(json);
+  for (const row of rows) pending.push(row);
+  if (pending.length >= COMMIT_ROWS) commit();
+  else schedule();
+}
+
+/** Commit now; throws the commit's error so the caller (a read, a close) hears of it. */
+function sync(): void {
+  commit();
+  if (commitError) throw new Error(commitError);
+}
+
 function handle(msg: WriterRequest): WriterReply | undefined {
   switch (msg.op) {
     case "open":
-      open(msg.path);
+      open(msg.path, msg.journal);
       return undefined;
     case "insert":
-      if (!insertBatch) throw new Error(openError ?? "run log writer used before it was opened");
-      insertBatch(JSON.parse(msg.json) as RunRowTuple[]);
+      insert(msg.json);
+      return { seq: msg.seq };
+    case "sync":
+      if (journal) sync();
       return { seq: msg.seq };
     case "close":
+      if (journal) sync();
+      journal?.close();
       db?.close();
-      db = undefined;
-      insertBatch = undefined;
+      journal = db = insertBatch = undefined;
       return { seq: msg.seq };
   }
 }

@@ -1,7 +1,9 @@
 // Embedded store on bun:sqlite. Bun-only API: keep it inside src/store.
-// Run-log INSERTs of a file database go to a worker thread (sqlite-writer.ts)
-// so request handling never waits on a page write; reads and the rare other
-// writes (budget spend, pruning, agents) stay on this connection.
+// Run-log writes of a file database go to a worker thread (sqlite-writer.ts),
+// which journals each batch and commits rows in large transactions, so request
+// handling never waits on a page write; reads and the rare other writes
+// (budget spend, pruning, agents) stay on this connection. Reads of runs first
+// ask the worker to commit what it has journaled.
 
 import { Database, type SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
@@ -9,6 +11,7 @@ import { dirname } from "node:path";
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations, RECORD_MIGRATION } from "./migrations.ts";
 import { runRowTuple, type RunRowTuple } from "./row.ts";
 import { runInserter } from "./sqlite-insert.ts";
+import { recoverJournals, releaseJournal, reserveJournal } from "./sqlite-journal.ts";
 import type { WriterReply, WriterRequest } from "./sqlite-writer.ts";
 import { SqlStore, type Row } from "./sql-store.ts";
 import type { RunRecord } from "./types.ts";
@@ -21,7 +24,7 @@ export class SqliteStore extends SqlStore {
   private readonly thread: WriterThread | undefined;
   private insertHere: ((rows: RunRowTuple[]) => void) | undefined;
 
-  constructor(path: string) {
+  constructor(private readonly path: string) {
     super();
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path, { create: true, strict: true });
@@ -39,6 +42,10 @@ export class SqliteStore extends SqlStore {
 
   protected async run(text: string, params: unknown[]): Promise<number> {
     return this.db.query(text).run(...(params as SQLQueryBindings[])).changes;
+  }
+
+  protected override async settleRuns(): Promise<void> {
+    await this.thread?.sync();
   }
 
   async insertRuns(records: RunRecord[]): Promise<void> {
@@ -60,6 +67,8 @@ export class SqliteStore extends SqlStore {
         }
       })
       .immediate();
+    // Runs a dead process journaled but did not commit (kill -9, power loss).
+    if (this.thread) recoverJournals(this.path, runInserter(this.db));
   }
 
   protected async storageIntact(): Promise<boolean> {
@@ -88,29 +97,41 @@ const WRITER_ENTRY = /\/\$bunfs\/|\/~BUN\//.test(import.meta.url)
   : new URL("./sqlite-writer.ts", import.meta.url).href;
 
 /**
- * The main-thread side of the writer worker: one pending promise per batch,
- * settled by the worker's reply after its COMMIT. The worker starts on the
- * first insert (start-up and CLI commands that never write pay nothing) and
- * again after it died; a death fails the batches it held, which the run
- * writer retries (re-inserting an id is a no-op, so a batch committed just
- * before the death is not doubled).
+ * The main-thread side of the writer worker: one pending promise per request,
+ * settled by the worker's reply (an insert's once its batch is journaled). The
+ * worker starts on the first insert (start-up and CLI commands that never
+ * write pay nothing) and again after it died, on the same journal: the new
+ * worker commits what the dead one journaled. A death fails the batches it
+ * held, which the run writer retries (re-inserting an id is a no-op, so a
+ * batch journaled just before the death is not doubled).
  */
 class WriterThread {
   private worker: Worker | undefined;
   private seq = 0;
   private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  private readonly journal: string;
 
-  constructor(private readonly path: string) {}
+  constructor(private readonly path: string) {
+    this.journal = reserveJournal(path);
+  }
 
   insert(records: RunRecord[]): Promise<void> {
     return this.request({ op: "insert", seq: ++this.seq, json: JSON.stringify(records.map(runRowTuple)) });
   }
 
+  /** Every acknowledged batch is committed to the table. */
+  sync(): Promise<void> {
+    return this.worker ? this.request({ op: "sync", seq: ++this.seq }) : Promise.resolve();
+  }
+
   async close(): Promise<void> {
-    if (!this.worker) return;
-    await this.request({ op: "close", seq: ++this.seq }).catch(() => {});
-    this.worker?.terminate();
-    this.worker = undefined;
+    if (this.worker) {
+      // A failed final commit leaves the journal on disk for the next open to replay.
+      await this.request({ op: "close", seq: ++this.seq }).catch(() => {});
+      this.worker?.terminate();
+      this.worker = undefined;
+    }
+    releaseJournal(this.journal);
   }
 
   private request(msg: Extract<WriterRequest, { seq: number }>): Promise<void> {
@@ -136,7 +157,7 @@ class WriterThread {
     };
     worker.onerror = (event) => this.fail(worker, new Error(`run log writer thread failed: ${event.message}`));
     worker.addEventListener("close", () => this.fail(worker, new Error("run log writer thread exited")));
-    worker.postMessage({ op: "open", path: this.path } satisfies WriterRequest);
+    worker.postMessage({ op: "open", path: this.path, journal: this.journal } satisfies WriterRequest);
     this.worker = worker;
     return worker;
   }

@@ -3,7 +3,9 @@
 // below has a value no other field has, so a tuple with two columns swapped or
 // one missing cannot pass.
 import { describe, expect, test } from "bun:test";
-import { bindableRow, RUN_COLUMNS, runRowTuple, toRunRow } from "../../src/store/row.ts";
+import { Database } from "bun:sqlite";
+import { assertInsertable, bindableRow, RUN_COLUMNS, RUN_NULLABLE_COLUMNS, runRowTuple, toRunRow } from "../../src/store/row.ts";
+import { pendingMigrations } from "../../src/store/migrations.ts";
 import type { RunRecord } from "../../src/store/types.ts";
 
 const full: RunRecord = {
@@ -75,5 +77,33 @@ describe("runRowTuple", () => {
     const inOrder = RUN_COLUMNS.map((c) => fullRow[c]);
     expect(bindableRow(runRowTuple(full))).toEqual(inOrder);
     expect(bindableRow(JSON.parse(JSON.stringify(runRowTuple(full))))).toEqual(inOrder);
+  });
+});
+
+describe("assertInsertable (the SQLite writer's check before it journals a batch)", () => {
+  test("RUN_NULLABLE_COLUMNS are exactly the columns the schema lets be NULL", () => {
+    const db = new Database(":memory:");
+    for (const m of pendingMigrations([], "sqlite")) for (const s of m.statements) db.run(s);
+    const info = db.query("PRAGMA table_info(runs)").all() as { name: string; notnull: number; pk: number }[];
+    expect(info.map((c) => c.name)).toEqual(RUN_COLUMNS);
+    // SQLite lets a TEXT PRIMARY KEY be NULL (a legacy quirk); a run always has an id, and the check requires one.
+    expect(info.filter((c) => c.notnull === 0 && c.pk === 0).map((c) => c.name).sort()).toEqual([...RUN_NULLABLE_COLUMNS].sort());
+    db.close();
+  });
+
+  test("passes a whole row and one without its optional fields", () => {
+    expect(() => assertInsertable(JSON.parse(JSON.stringify(runRowTuple(full))))).not.toThrow();
+    expect(() => assertInsertable(JSON.parse(JSON.stringify(runRowTuple(bare as RunRecord))))).not.toThrow();
+  });
+
+  test("refuses what SQLite would refuse, naming the column", () => {
+    const withValue = (column: string, value: unknown) => {
+      const t = JSON.parse(JSON.stringify(runRowTuple(full)));
+      t[RUN_COLUMNS.indexOf(column as (typeof RUN_COLUMNS)[number])] = value;
+      return t;
+    };
+    expect(() => assertInsertable(withValue("outcome", null))).toThrow("NOT NULL constraint failed: runs.outcome");
+    expect(() => assertInsertable(withValue("provider", { a: 1 }))).toThrow("runs.provider takes a plain value");
+    expect(() => assertInsertable(runRowTuple(full).slice(1))).toThrow("24 values, not 25");
   });
 });

@@ -1,0 +1,143 @@
+// The SQLite run log acknowledges a batch once it is appended to a journal and
+// commits rows to the table later, in bulk (src/store/sqlite-journal.ts). What
+// a client was told is stored must survive the process being killed, and a
+// journal must be replayed only when no living writer owns it.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openStore } from "../../src/store/open.ts";
+import { runRowTuple } from "../../src/store/row.ts";
+import type { RunRecord } from "../../src/store/types.ts";
+
+let root: string;
+let dbPath: string;
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "relay-journal-"));
+  dbPath = path.join(root, "relay.db");
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function run(id: string): RunRecord {
+  return {
+    id,
+    ts: 1_795_000_000_000,
+    latencyMs: 1,
+    requestedModel: "gpt-4o-mini",
+    routedModel: "gpt-4o-mini",
+    provider: "openai",
+    strategy: "passthrough",
+    status: 200,
+    outcome: "ok",
+    stream: false,
+    clientFormat: "openai",
+    inputTokens: 1,
+    outputTokens: 1,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+    fallbackUsed: false,
+    attempts: 1,
+    events: [],
+    reasons: [],
+    metadata: {},
+    overheadMs: 0.1,
+  };
+}
+
+/** Ids in the table, read by a connection of its own (not through the store). */
+function tableIds(): string[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.query("SELECT id FROM runs ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}
+
+const journals = () => readdirSync(root).filter((n) => n.endsWith(".jsonl"));
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const p = Bun.spawn(["true"]);
+  await p.exited;
+  return p.pid;
+}
+
+describe("sqlite run-log journal", () => {
+  test("runs acknowledged just before a kill -9 are in the table after the next open", async () => {
+    // A child process stores 50 runs in 5 batches and kills itself the moment the last is acknowledged,
+    // well inside the writer's commit interval.
+    const script = `
+      import { openStore } from ${JSON.stringify(path.resolve("src/store/open.ts"))};
+      const store = await openStore({ driver: "sqlite", path: ${JSON.stringify(dbPath)} });
+      const runs = ${JSON.stringify(Array.from({ length: 50 }, (_, i) => run(`req_${String(i).padStart(2, "0")}`)))};
+      for (let b = 0; b < 5; b++) await store.insertRuns(runs.slice(b * 10, b * 10 + 10));
+      process.kill(process.pid, "SIGKILL");
+    `;
+    const child = Bun.spawn([process.execPath, "-e", script], { stderr: "pipe" });
+    expect(await child.exited).not.toBe(0);
+    expect(child.signalCode).toBe("SIGKILL");
+
+    const store = await openStore({ driver: "sqlite", path: dbPath });
+    try {
+      expect((await store.listRuns({ limit: 100, offset: 0 })).total).toBe(50);
+      expect(journals()).toEqual([]); // replayed, then removed
+    } finally {
+      await store.close();
+    }
+    expect(tableIds()).toHaveLength(50);
+  });
+
+  test("a dead process's journal is replayed once; a torn last line is skipped", async () => {
+    // The schema first, then a journal as a process that died mid-append would leave it.
+    await (await openStore({ driver: "sqlite", path: dbPath })).close();
+    const whole = JSON.stringify([runRowTuple(run("req_a")), runRowTuple(run("req_b"))]);
+    const torn = JSON.stringify([runRowTuple(run("req_c"))]).slice(0, 40);
+    writeFileSync(`${dbPath}-runs-${await deadPid()}-1.jsonl`, `${whole}\n${torn}`);
+
+    const store = await openStore({ driver: "sqlite", path: dbPath });
+    await store.close();
+    expect(tableIds()).toEqual(["req_a", "req_b"]);
+    expect(journals()).toEqual([]);
+  });
+
+  test("a journal whose process is alive is left alone", async () => {
+    await (await openStore({ driver: "sqlite", path: dbPath })).close();
+    const owner = Bun.spawn(["sleep", "30"]);
+    try {
+      const name = `relay.db-runs-${owner.pid}-1.jsonl`;
+      writeFileSync(path.join(root, name), `${JSON.stringify([runRowTuple(run("req_live"))])}\n`);
+      const store = await openStore({ driver: "sqlite", path: dbPath });
+      await store.close();
+      expect(tableIds()).toEqual([]);
+      expect(journals()).toEqual([name]);
+    } finally {
+      owner.kill();
+    }
+  });
+
+  test("reads see every acknowledged run; a clean close commits them and removes the journal", async () => {
+    const store = await openStore({ driver: "sqlite", path: dbPath });
+    await store.insertRuns([run("req_1"), run("req_2")]);
+    expect(journals()).toHaveLength(1);
+    expect((await store.listRuns({ limit: 10, offset: 0 })).runs.map((r) => r.id).sort()).toEqual(["req_1", "req_2"]);
+    expect((await store.totals(0)).requests).toBe(2);
+    await store.close();
+    expect(tableIds()).toEqual(["req_1", "req_2"]);
+    expect(journals()).toEqual([]);
+  });
+
+  test("two stores of one process on the same file keep their own journals", async () => {
+    const a = await openStore({ driver: "sqlite", path: dbPath });
+    await a.insertRuns([run("req_a")]);
+    // Opening b runs recovery: a's journal belongs to a living writer of this process.
+    const b = await openStore({ driver: "sqlite", path: dbPath });
+    await b.insertRuns([run("req_b")]);
+    expect(journals()).toHaveLength(2);
+    await a.close();
+    await b.close();
+    expect(tableIds()).toEqual(["req_a", "req_b"]);
+  });
+});
