@@ -14,7 +14,8 @@ function walk(value: unknown, key: string): unknown {
   if (Array.isArray(value)) return value.map((v) => walk(v, key));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = walk(v, k);
+    // Not Object.entries: no pair arrays for every log line's fields.
+    for (const k of Object.keys(value)) out[k] = walk((value as Record<string, unknown>)[k], k);
     return out;
   }
   if (typeof value === "string") {

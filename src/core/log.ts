@@ -14,12 +14,14 @@ export interface Logger {
   enabled(level: LogLevel): boolean;
 }
 
-export function createLogger(level: LogLevel, sink: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+export function createLogger(level: LogLevel, sink: (line: string) => void = stdoutSink()): Logger {
   let min = RANK[level];
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[lvl] < min) return;
-    const rec = fields ? { time: new Date().toISOString(), level: lvl, msg, ...redact(fields) } : { time: new Date().toISOString(), level: lvl, msg };
-    sink(`${JSON.stringify(rec, errorReplacer)}\n`);
+    // The line is assembled rather than built as one merged object: the access log writes one per request.
+    const head = `{"time":"${new Date().toISOString()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;
+    const rest = fields ? JSON.stringify(redact(fields), errorReplacer) : "{}";
+    sink(rest === "{}" ? `${head}}\n` : `${head},${rest.slice(1)}\n`);
   };
   return {
     debug: (m, f) => emit("debug", m, f),
@@ -29,6 +31,36 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = (l)
     setLevel: (l) => (min = RANK[l]),
     enabled: (l) => RANK[l] >= min,
   };
+}
+
+let stdout: ((line: string) => void) | undefined;
+
+/**
+ * Lines go to stdout in one write per event-loop turn (or per 64 KB): at the default level the
+ * access log writes a line per request, and a write call each cost ~2.5 µs of system time. What is
+ * pending is written when the process exits; a kill -9 can lose at most one turn of lines.
+ */
+function stdoutSink(): (line: string) => void {
+  if (stdout) return stdout;
+  let pending = "";
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === "") return;
+    const text = pending;
+    pending = "";
+    process.stdout.write(text);
+  };
+  process.on("exit", flush);
+  stdout = (line) => {
+    pending += line;
+    if (pending.length >= 65_536) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  return stdout;
 }
 
 function errorReplacer(_k: string, v: unknown): unknown {
