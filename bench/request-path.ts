@@ -1,6 +1,7 @@
 // CPU cost of Relay's non-streaming request path, without sockets: the real
 // app handler (the same buildFetch `relay start` serves, SQLite run log on its
-// writer thread, limits on as in bench/run.ts) called 50 requests at a time,
+// writer thread, limits on as in bench/run.ts, access log lines built but not
+// written) called 50 requests at a time,
 // with the vendor call answered in-process by a canned OpenAI response. It
 // prints the request thread's CPU time per request (read from /proc, so the
 // writer thread is counted apart), which is what caps throughput in the load
@@ -41,7 +42,7 @@ const home = mkdtempSync(join(tmpdir(), "relay-request-path-"));
 const file = join(home, "config.json");
 writeFileSync(file, JSON.stringify({ ...config, pluginsDirs: [join(home, "plugins")] }));
 const env = { RELAY_HOME: home, OPENAI_BASE_URL: `${VENDOR_ORIGIN}/v1`, OPENAI_API_KEY: "x", ANTHROPIC_BASE_URL: VENDOR_ORIGIN, ANTHROPIC_API_KEY: "x" };
-const relay = await Relay.create({ loaded: loadConfig({ file, env }), env, log: createLogger("warn", () => {}) });
+const relay = await Relay.create({ loaded: loadConfig({ file, env }), env, log: createLogger("info", () => {}) });
 const handle = buildFetch(relay, "start");
 
 // What the load bench's fake vendor answers, byte for byte in shape.

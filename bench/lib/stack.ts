@@ -48,12 +48,12 @@ export interface RelayOptions {
 
 /**
  * Every feature on, none able to interfere: telemetry writes each run to
- * SQLite, the rate limiter and both budgets are checked on every request but
- * set too high to trigger, cooldown keeps its defaults, and `svc:auto` routes
- * to a model the fake serves.
+ * SQLite, the access log writes a line per request (the default level, info),
+ * the rate limiter and both budgets are checked on every request but set too
+ * high to trigger, cooldown keeps its defaults, and `svc:auto` routes to a
+ * model the fake serves.
  */
 export const BENCH_CONFIG = {
-  logLevel: "warn",
   telemetry: { enabled: true },
   limits: { rpmDefault: 100_000_000, hourlyUsd: 1e9, dailyUsd: 1e9 },
   routing: {
@@ -71,7 +71,6 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
     RELAY_HOME: home,
     RELAY_CONFIG: config,
     RELAY_DATA_DIR: join(home, "data"),
-    RELAY_LOG_LEVEL: "warn",
     OPENAI_BASE_URL: `${opts.openai}/v1`,
     OPENAI_API_KEY: "x",
     ANTHROPIC_BASE_URL: opts.anthropic,
