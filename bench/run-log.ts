@@ -1,0 +1,73 @@
+// CPU cost of the SQLite run log per run, off the request thread: a file store
+// (the default) fed batches the size the telemetry writer hands over under the
+// load bench (~18 runs; --batch), one batch in flight at a time as RunWriter
+// does. Prints the CPU per run of the writer thread (the "Worker" thread, read
+// from /proc) and of the calling thread, and the wall time per batch round
+// trip. The runs are the load bench's: one attempt event, no metadata.
+// Linux only (/proc).
+//   bun bench/run-log.ts [--runs 100000] [--batch 18]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openStore } from "../src/store/open.ts";
+import type { RunRecord } from "../src/store/types.ts";
+import { mainThread, spent, threadTimes } from "./lib/cpu-time.ts";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "100000" }, batch: { type: "string", default: "18" } } });
+const RUNS = Number(values.runs);
+const BATCH = Number(values.batch);
+
+let seq = 0;
+function run(): RunRecord {
+  seq++;
+  return {
+    id: `req_${Date.now().toString(36)}${String(seq).padStart(10, "0")}`,
+    ts: Date.now(),
+    latencyMs: 1.23,
+    requestedModel: "gpt-4o-mini",
+    routedModel: "gpt-4o-mini",
+    provider: "openai",
+    strategy: "passthrough",
+    status: 200,
+    outcome: "ok",
+    stream: false,
+    clientFormat: "openai",
+    inputTokens: 12,
+    outputTokens: 30,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0.0000123,
+    fallbackUsed: false,
+    attempts: 1,
+    events: [{ type: "attempt", model: "gpt-4o-mini", provider: "openai", status: 200, latencyMs: 0.51 }],
+    reasons: [],
+    metadata: {},
+    overheadMs: 0.12,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "relay-runlog-bench-"));
+const store = await openStore({ driver: "sqlite", path: join(dir, "relay.db") });
+try {
+  const write = async (n: number) => {
+    for (let i = 0; i < n; i += BATCH) await store.insertRuns(Array.from({ length: Math.min(BATCH, n - i) }, run));
+  };
+  await write(Math.min(20_000, RUNS)); // warm-up: JIT, worker start, table pages
+  const before = threadTimes(process.pid);
+  const t0 = performance.now();
+  await write(RUNS);
+  // Commit what is still only journaled, so every run's cost is counted.
+  await store.totals(0);
+  const wallMs = performance.now() - t0;
+  const d = spent(threadTimes(process.pid), before);
+  const writer = d.get("Worker") ?? 0;
+  console.log(
+    `run log (SQLite file, batches of ${BATCH}): writer thread ${(writer / RUNS).toFixed(2)} µs CPU per run, ` +
+      `calling thread ${(mainThread(d) / RUNS).toFixed(2)} µs, ${((wallMs * 1000 * BATCH) / RUNS).toFixed(1)} µs wall per batch ` +
+      `(${RUNS.toLocaleString("en-US")} runs)`,
+  );
+} finally {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
