@@ -97,7 +97,7 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
   };
 }
 
-/** At log level warn Relay prints nothing on start, so readiness is polled. */
+/** Readiness is polled on /health: log lines are not a contract to wait on. */
 async function untilAnswering(url: string, child: Child): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let exited = false;
