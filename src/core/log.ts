@@ -20,7 +20,9 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = std
     if (RANK[lvl] < min) return;
     // The line is assembled rather than built as one merged object: the access log writes one per request.
     const head = `{"time":"${new Date().toISOString()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;
-    const rest = fields ? JSON.stringify(redact(fields), errorReplacer) : "{}";
+    // redact() already turns errors, at any depth, into { name, message }; a replacer function
+    // would take JSON.stringify off its fast path.
+    const rest = fields ? JSON.stringify(redact(fields)) : "{}";
     sink(rest === "{}" ? `${head}}\n` : `${head},${rest.slice(1)}\n`);
   };
   return {
@@ -61,8 +63,4 @@ function stdoutSink(): (line: string) => void {
     }
   };
   return stdout;
-}
-
-function errorReplacer(_k: string, v: unknown): unknown {
-  return v instanceof Error ? { name: v.name, message: v.message } : v;
 }
