@@ -1,10 +1,21 @@
 /** Recorded vendor responses (see vendor-recordings/README.md) as raw replies. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Reply } from "./types.ts";
 
-/** /work/main's parent holds `shared/`. */
-export const RECORDINGS_DIR = path.resolve(import.meta.dir, "../../../shared/fixtures/vendor-recordings");
+/**
+ * The vendor recordings: in `shared/` beside the checkout, as the project is laid out, unless
+ * RELAY_RECORDINGS_DIR points elsewhere. Every test that replays them imports this path, so a
+ * missing folder fails those files with one message saying why, not each test with ENOENT.
+ */
+export const RECORDINGS_DIR = process.env.RELAY_RECORDINGS_DIR
+  ? path.resolve(process.env.RELAY_RECORDINGS_DIR)
+  : path.resolve(import.meta.dir, "../../../shared/fixtures/vendor-recordings");
+if (!existsSync(RECORDINGS_DIR)) {
+  throw new Error(
+    `vendor recordings not found at ${RECORDINGS_DIR}: clone the project next to shared/ (README, Quick start) or set RELAY_RECORDINGS_DIR`,
+  );
+}
 
 /** `.json` → the whole body; `.chunks.txt` → one stream payload per non-empty line. */
 export function recordingReply(file: string): Reply {

@@ -4,12 +4,12 @@
 // may be skipped, and the tap still recovers the stream's final usage.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { codecFor } from "../../src/core/formats/index.ts";
 import type { RawStreamEvent } from "../../src/core/formats/types.ts";
 import type { StreamEvent, WireFormat } from "../../src/core/ir.ts";
+import { RECORDINGS_DIR } from "../fakes/fixtures.ts";
 
-const RECORDINGS = resolve(import.meta.dir, "../../../shared/fixtures/vendor-recordings");
 const FOLDERS: Record<string, WireFormat> = {
   anthropic: "anthropic",
   openai: "openai",
@@ -28,12 +28,12 @@ function rawEvents(format: WireFormat, file: string): RawStreamEvent[] {
 const outcomeOf = (evs: StreamEvent[]) => evs.filter((e) => e.type === "finish" || e.type === "error" || (e.type === "start" && e.usage));
 
 for (const [folder, format] of Object.entries(FOLDERS)) {
-  const files = readdirSync(join(RECORDINGS, folder)).filter((f) => f.endsWith(".chunks.txt") && !f.startsWith("responses__") && !f.startsWith("completion__"));
+  const files = readdirSync(join(RECORDINGS_DIR, folder)).filter((f) => f.endsWith(".chunks.txt") && !f.startsWith("responses__") && !f.startsWith("completion__"));
   describe(`${folder} recordings`, () => {
     for (const f of files) {
       test(`${f}: every event that carries the outcome is recognised`, () => {
         const codec = codecFor(format);
-        const raws = rawEvents(format, join(RECORDINGS, folder, f));
+        const raws = rawEvents(format, join(RECORDINGS_DIR, folder, f));
         const full = codec.streamDecoder();
         const tapped = codec.streamDecoder();
         const fullOutcome: StreamEvent[] = [];
