@@ -26,6 +26,12 @@ export type WriterReply = { seq: number; error?: string };
 const COMMIT_INTERVAL_MS = 100;
 /** Rows per commit at most: the write lock is held ~4-5 µs per row, and the main connection's rare writes wait for it. */
 const COMMIT_ROWS = 500;
+/**
+ * Rows journaled but not committed at most: while commits keep failing (the file locked by another
+ * process, the disk full) new batches are refused with the commit's error instead of piling up here,
+ * so the run writer reports the failure and its bounded queue takes over.
+ */
+const MAX_PENDING_ROWS = 50_000;
 
 declare const self: Worker;
 
@@ -79,6 +85,7 @@ function schedule(): void {
 
 function insert(json: string): void {
   if (!journal) throw new Error(openError ?? "run log writer used before it was opened");
+  if (pending.length >= MAX_PENDING_ROWS) throw new Error(commitError ?? "run log commits are behind");
   const rows = JSON.parse(json) as RunRowTuple[];
   // All or nothing, before it is journaled: a row that can never be committed would hold up the rest.
   for (const row of rows) assertInsertable(row);

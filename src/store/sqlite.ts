@@ -110,6 +110,8 @@ class WriterThread {
   private seq = 0;
   private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void }>();
   private readonly journal: string;
+  /** A worker died after journaling: its rows wait in the journal for the next worker. */
+  private diedWithRows = false;
 
   constructor(private readonly path: string) {
     this.journal = reserveJournal(path);
@@ -121,7 +123,8 @@ class WriterThread {
 
   /** Every acknowledged batch is committed to the table. */
   sync(): Promise<void> {
-    return this.worker ? this.request({ op: "sync", seq: ++this.seq }) : Promise.resolve();
+    // No worker: nothing was journaled, unless one died holding rows (a new one replays them on open).
+    return this.worker || this.diedWithRows ? this.request({ op: "sync", seq: ++this.seq }) : Promise.resolve();
   }
 
   async close(): Promise<void> {
@@ -146,6 +149,7 @@ class WriterThread {
 
   private start(): Worker {
     const worker = new Worker(WRITER_ENTRY);
+    this.diedWithRows = false;
     worker.onmessage = (event: MessageEvent<WriterReply>) => {
       const { seq, error } = event.data;
       const p = this.pending.get(seq);
@@ -165,6 +169,7 @@ class WriterThread {
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    this.diedWithRows = true;
     for (const p of this.pending.values()) p.reject(error);
     this.pending.clear();
   }

@@ -410,6 +410,16 @@ describe("sqlite run-log writer thread", () => {
     expect(await ids()).toEqual(["req_after", "req_before"]);
   });
 
+  test("runs a dead thread had journaled are visible to the next read, with no batch after the death", async () => {
+    await store.insertRuns([run({ id: "req_journaled_1" }), run({ id: "req_journaled_2" })]);
+    const thread = (store as unknown as { thread: { worker?: Worker } }).thread;
+    const first = thread.worker!;
+    first.terminate(); // acknowledged (journaled), most likely not yet committed
+    for (let i = 0; i < 200 && thread.worker === first; i++) await Bun.sleep(5);
+    expect(thread.worker).toBeUndefined();
+    expect(await ids()).toEqual(["req_journaled_1", "req_journaled_2"]);
+  });
+
   test("a batch the database refuses rejects with SQLite's reason, and the thread goes on", async () => {
     const bad = { ...run({ id: "req_bad" }), outcome: undefined } as unknown as RunRecord; // NOT NULL column
     await expect(store.insertRuns([run({ id: "req_ok_in_bad_batch" }), bad])).rejects.toThrow(/NOT NULL/);
