@@ -11,47 +11,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openStore } from "../src/store/open.ts";
-import type { RunRecord } from "../src/store/types.ts";
+import { sampleRun } from "../tests/helpers/run-record.ts";
 import { mainThread, spent, threadTimes } from "./lib/cpu-time.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "100000" }, batch: { type: "string", default: "18" } } });
 const RUNS = Number(values.runs);
 const BATCH = Number(values.batch);
 
-let seq = 0;
-function run(): RunRecord {
-  seq++;
-  return {
-    id: `req_${Date.now().toString(36)}${String(seq).padStart(10, "0")}`,
-    ts: Date.now(),
-    latencyMs: 1.23,
-    requestedModel: "gpt-4o-mini",
-    routedModel: "gpt-4o-mini",
-    provider: "openai",
-    strategy: "passthrough",
-    status: 200,
-    outcome: "ok",
-    stream: false,
-    clientFormat: "openai",
-    inputTokens: 12,
-    outputTokens: 30,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    costUsd: 0.0000123,
-    fallbackUsed: false,
-    attempts: 1,
-    events: [{ type: "attempt", model: "gpt-4o-mini", provider: "openai", status: 200, latencyMs: 0.51 }],
-    reasons: [],
-    metadata: {},
-    overheadMs: 0.12,
-  };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "relay-runlog-bench-"));
 const store = await openStore({ driver: "sqlite", path: join(dir, "relay.db") });
 try {
   const write = async (n: number) => {
-    for (let i = 0; i < n; i += BATCH) await store.insertRuns(Array.from({ length: Math.min(BATCH, n - i) }, run));
+    for (let i = 0; i < n; i += BATCH) await store.insertRuns(Array.from({ length: Math.min(BATCH, n - i) }, () => sampleRun()));
   };
   await write(Math.min(20_000, RUNS)); // warm-up: JIT, worker start, table pages
   const before = threadTimes(process.pid);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openStore } from "../../src/store/open.ts";
 import { runRowTuple } from "../../src/store/row.ts";
-import type { RunRecord } from "../../src/store/types.ts";
+import { sampleRun } from "../helpers/run-record.ts";
 
 let root: string;
 let dbPath: string;
@@ -19,32 +19,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-function run(id: string): RunRecord {
-  return {
-    id,
-    ts: 1_795_000_000_000,
-    latencyMs: 1,
-    requestedModel: "gpt-4o-mini",
-    routedModel: "gpt-4o-mini",
-    provider: "openai",
-    strategy: "passthrough",
-    status: 200,
-    outcome: "ok",
-    stream: false,
-    clientFormat: "openai",
-    inputTokens: 1,
-    outputTokens: 1,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    costUsd: 0,
-    fallbackUsed: false,
-    attempts: 1,
-    events: [],
-    reasons: [],
-    metadata: {},
-    overheadMs: 0.1,
-  };
-}
+const run = (id: string) => sampleRun({ id });
 
 /** Ids in the table, read by a connection of its own (not through the store). */
 function tableIds(): string[] {
