@@ -115,10 +115,14 @@ export function runRowTuple(r: RunRecord): RunRowTuple {
 
 const JSON_COLUMN_INDEXES = RUN_COLUMNS.flatMap((c, i) => (RUN_COLUMN_KINDS[c] === "json" ? [i] : []));
 
-/** The tuple's JSON columns as text, in place: values to bind in RUN_COLUMNS order. */
+/**
+ * Values to bind in RUN_COLUMNS order: a copy of the tuple with its JSON columns as text. Not in
+ * place: the SQLite writer binds the same tuples again when a failed commit is retried.
+ */
 export function bindableRow(tuple: RunRowTuple): Array<string | number | boolean | null> {
-  for (const i of JSON_COLUMN_INDEXES) tuple[i] = JSON.stringify(tuple[i]);
-  return tuple as Array<string | number | boolean | null>;
+  const values = tuple.slice();
+  for (const i of JSON_COLUMN_INDEXES) values[i] = JSON.stringify(values[i]);
+  return values as Array<string | number | boolean | null>;
 }
 
 /**

@@ -115,4 +115,26 @@ describe("sqlite run-log journal", () => {
     await b.close();
     expect(tableIds()).toEqual(["req_a", "req_b"]);
   });
+
+  test("a commit another process blocks fails the read with SQLite's reason; the retry stores the runs unchanged", async () => {
+    const store = await openStore({ driver: "sqlite", path: dbPath });
+    const other = new Database(dbPath);
+    try {
+      const original = run("req_blocked");
+      await store.insertRuns([original]); // journaled and acknowledged
+      other.run("BEGIN IMMEDIATE"); // holds the write lock past the writer's 5 s busy timeout
+      // Settled first, then checked: expect(...).rejects on this 5 s wait never returned under bun test 1.4.5.
+      const refused = await store.listRuns({ limit: 10, offset: 0 }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(refused?.message).toMatch(/run log commit failed: database is locked/);
+      other.run("ROLLBACK");
+      const { runs } = await store.listRuns({ limit: 10, offset: 0 });
+      expect(runs).toEqual([original]);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  }, 20_000);
 });

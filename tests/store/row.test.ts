@@ -78,6 +78,14 @@ describe("runRowTuple", () => {
     expect(bindableRow(runRowTuple(full))).toEqual(inOrder);
     expect(bindableRow(JSON.parse(JSON.stringify(runRowTuple(full))))).toEqual(inOrder);
   });
+
+  test("binding leaves the tuple as it was, so a retried commit binds the same values", () => {
+    const tuple = JSON.parse(JSON.stringify(runRowTuple(full)));
+    const before = structuredClone(tuple);
+    const first = bindableRow(tuple);
+    expect(tuple).toEqual(before);
+    expect(bindableRow(tuple)).toEqual(first);
+  });
 });
 
 describe("assertInsertable (the SQLite writer's check before it journals a batch)", () => {
