@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import OpenAI from "openai";
-import { RECORDINGS_DIR } from "./fixtures.ts";
+import { recordingsDir } from "./fixtures.ts";
 import { startFakeVendor, type FakeVendor } from "./vendor.ts";
 import { parseSse } from "./wire.ts";
 
@@ -16,7 +16,7 @@ async function fake(kind: Parameters<typeof startFakeVendor>[0]) {
 }
 
 function recordedLines(file: string): string[] {
-  return readFileSync(path.join(RECORDINGS_DIR, file), "utf8")
+  return readFileSync(path.join(recordingsDir(), file), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "");
 }
@@ -69,7 +69,7 @@ describe("replayFixture", () => {
     vendor.enqueue({ ...vendor.replayFixture(file), status: 429 });
     const res = await post(`${vendor.url}/v1beta/models/g:generateContent`, {}, { "x-goog-api-key": "g" });
     expect(res.status).toBe(429);
-    expect(await res.text()).toBe(readFileSync(path.join(RECORDINGS_DIR, file), "utf8"));
+    expect(await res.text()).toBe(readFileSync(path.join(recordingsDir(), file), "utf8"));
   });
 
   test("unknown file kinds are rejected", async () => {

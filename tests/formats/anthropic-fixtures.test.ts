@@ -6,9 +6,9 @@ import path from "node:path";
 import { anthropicCodec } from "../../src/core/formats/anthropic/index.ts";
 import { SseParser } from "../../src/core/formats/sse.ts";
 import type { ChatResponse, StopReason, StreamEvent, Usage } from "../../src/core/ir.ts";
-import { RECORDINGS_DIR } from "../fakes/fixtures.ts";
+import { recordingsDir } from "../fakes/fixtures.ts";
 
-const DIR = path.join(RECORDINGS_DIR, "anthropic");
+const DIR = path.join(recordingsDir(), "anthropic");
 const files = readdirSync(DIR);
 const jsonFiles = files.filter((f) => f.endsWith(".json"));
 const chunkFiles = files.filter((f) => f.endsWith(".chunks.txt"));

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { codecFor } from "../../src/core/formats/index.ts";
 import type { RawStreamEvent } from "../../src/core/formats/types.ts";
 import type { StreamEvent, WireFormat } from "../../src/core/ir.ts";
-import { RECORDINGS_DIR } from "../fakes/fixtures.ts";
+import { recordingsDir } from "../fakes/fixtures.ts";
 
 const FOLDERS: Record<string, WireFormat> = {
   anthropic: "anthropic",
@@ -28,12 +28,12 @@ function rawEvents(format: WireFormat, file: string): RawStreamEvent[] {
 const outcomeOf = (evs: StreamEvent[]) => evs.filter((e) => e.type === "finish" || e.type === "error" || (e.type === "start" && e.usage));
 
 for (const [folder, format] of Object.entries(FOLDERS)) {
-  const files = readdirSync(join(RECORDINGS_DIR, folder)).filter((f) => f.endsWith(".chunks.txt") && !f.startsWith("responses__") && !f.startsWith("completion__"));
+  const files = readdirSync(join(recordingsDir(), folder)).filter((f) => f.endsWith(".chunks.txt") && !f.startsWith("responses__") && !f.startsWith("completion__"));
   describe(`${folder} recordings`, () => {
     for (const f of files) {
       test(`${f}: every event that carries the outcome is recognised`, () => {
         const codec = codecFor(format);
-        const raws = rawEvents(format, join(RECORDINGS_DIR, folder, f));
+        const raws = rawEvents(format, join(recordingsDir(), folder, f));
         const full = codec.streamDecoder();
         const tapped = codec.streamDecoder();
         const fullOutcome: StreamEvent[] = [];

@@ -4,9 +4,9 @@ import path from "node:path";
 import { readFileSync } from "node:fs";
 import type { ContentBlock, StopReason, StreamEvent, Usage } from "../../src/core/ir.ts";
 import type { StreamDecoder } from "../../src/core/formats/types.ts";
-import { RECORDINGS_DIR } from "../fakes/fixtures.ts";
+import { recordingsDir } from "../fakes/fixtures.ts";
 
-export const googleFixtures = path.join(RECORDINGS_DIR, "google");
+export const googleFixtures = path.join(recordingsDir(), "google");
 
 export const readFixture = (name: string): string => readFileSync(path.join(googleFixtures, name), "utf8");
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { ChatResponse, ContentBlock, StopReason, Usage } from "../../src/core/ir.ts";
 import { openaiCodec } from "../../src/core/formats/openai/index.ts";
 import { assemble, decodeSse, encodeEvents, readRecording, recordedSse, type Assembled } from "./openai.helpers.ts";
-import { RECORDINGS_DIR } from "../fakes/fixtures.ts";
+import { recordingsDir } from "../fakes/fixtures.ts";
 
 /** Expected text of a block kind: exact text, or a prefix plus the full length for long answers. */
 type TextFact = string | { startsWith: string; length: number };
@@ -270,7 +270,7 @@ function expectFacts(res: ChatResponse | Assembled, facts: Facts): void {
 describe("chat-completions recordings", () => {
   test("every chat recording in the vendor folders has expected facts", () => {
     const found = VENDOR_FOLDERS.flatMap((dir) =>
-      readdirSync(path.join(RECORDINGS_DIR, dir))
+      readdirSync(path.join(recordingsDir(), dir))
         .filter((f) => !OUT_OF_SCOPE.test(f))
         .map((f) => `${dir}/${f}`),
     ).filter((f) => !ERROR_RECORDINGS.has(f));

@@ -7,10 +7,10 @@ import type { ContentBlock, StopReason, StreamEvent, Usage } from "../../src/cor
 import { openaiCodec } from "../../src/core/formats/openai/index.ts";
 import { SseParser } from "../../src/core/formats/sse.ts";
 import type { StreamEncoderOptions } from "../../src/core/formats/types.ts";
-import { RECORDINGS_DIR } from "../fakes/fixtures.ts";
+import { recordingsDir } from "../fakes/fixtures.ts";
 
 
-export const readRecording = (rel: string): string => readFileSync(path.join(RECORDINGS_DIR, rel), "utf8");
+export const readRecording = (rel: string): string => readFileSync(path.join(recordingsDir(), rel), "utf8");
 
 /** A `*.chunks.txt` recording framed as the vendor sent it: `data: <json>` events, then `[DONE]`. */
 export function recordedSse(rel: string): string {
