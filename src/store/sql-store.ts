@@ -15,6 +15,11 @@ const INCR_SUM: Record<Dialect, string> = {
   postgres: "(kv.value::double precision + excluded.value::double precision)::text",
 };
 
+/** Adds $2 to the counter $1 (created at $2), returning the new value. */
+export function incrStatement(dialect: Dialect): string {
+  return `INSERT INTO kv (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = ${INCR_SUM[dialect]} RETURNING value`;
+}
+
 /** WHERE clause and its parameters, built in a fixed column order. */
 function whereOf(conditions: [column: string, value: unknown][]): { where: string; params: unknown[] } {
   const present = conditions.filter(([, value]) => value !== undefined);
@@ -124,11 +129,7 @@ export abstract class SqlStore implements Store {
   }
 
   async incrBy(key: string, delta: number): Promise<number> {
-    const [row] = await this.all(
-      `INSERT INTO kv (key, value) VALUES ($1, $2)
-       ON CONFLICT (key) DO UPDATE SET value = ${INCR_SUM[this.driver]} RETURNING value`,
-      [key, String(delta)],
-    );
+    const [row] = await this.all(incrStatement(this.driver), [key, String(delta)]);
     return Number(row.value);
   }
 

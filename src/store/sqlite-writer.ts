@@ -9,18 +9,23 @@
 // a caller that awaits the reply knows the batch survives a kill -9. The rows
 // are committed to the table in large transactions: every COMMIT_INTERVAL_MS,
 // at COMMIT_ROWS rows, and on "sync" (the store asks before it reads runs, so a
-// read sees every acknowledged run).
+// read sees every acknowledged run). Counter increments (budget spend, saved
+// once a second) run here too, so the request thread never waits on the file's
+// write lock while a bulk commit holds it.
 import { Database } from "bun:sqlite";
 import { Journal, replayJournal } from "./sqlite-journal.ts";
 import { runInserter } from "./sqlite-insert.ts";
 import { assertInsertable, type RunRowTuple } from "./row.ts";
+import { incrStatement } from "./sql-store.ts";
 
 export type WriterRequest =
   | { op: "open"; path: string; journal: string }
   | { op: "insert"; seq: number; json: string }
   | { op: "sync"; seq: number }
+  | { op: "incr"; seq: number; key: string; delta: number }
   | { op: "close"; seq: number };
-export type WriterReply = { seq: number; error?: string };
+/** `value`: an incr's new counter value. */
+export type WriterReply = { seq: number; error?: string; value?: number };
 
 /** Longest an acknowledged row waits for its commit (other processes and the integrity of reads do not depend on it). */
 const COMMIT_INTERVAL_MS = 100;
@@ -112,6 +117,11 @@ function handle(msg: WriterRequest): WriterReply | undefined {
     case "sync":
       if (journal) sync();
       return { seq: msg.seq };
+    case "incr": {
+      if (!db) throw new Error(openError ?? "run log writer used before it was opened");
+      const row = db.query(incrStatement("sqlite")).get(msg.key, String(msg.delta)) as { value: string | number };
+      return { seq: msg.seq, value: Number(row.value) };
+    }
     case "close":
       if (journal) sync();
       journal?.close();

@@ -1,9 +1,10 @@
 // Embedded store on bun:sqlite. Bun-only API: keep it inside src/store.
-// Run-log writes of a file database go to a worker thread (sqlite-writer.ts),
-// which journals each batch and commits rows in large transactions, so request
-// handling never waits on a page write; reads and the rare other writes
-// (budget spend, pruning, agents) stay on this connection. Reads of runs first
-// ask the worker to commit what it has journaled.
+// Run-log writes and counter increments (budget spend) of a file database go to
+// a worker thread (sqlite-writer.ts), which journals each run batch and commits
+// rows in large transactions, so the thread that serves requests never waits on
+// a page write or on the file's write lock; reads and the rare other writes
+// (pruning, agents, settings) stay on this connection. Reads of runs first ask
+// the worker to commit what it has journaled.
 
 import { Database, type SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
@@ -46,6 +47,10 @@ export class SqliteStore extends SqlStore {
 
   protected override async settleRuns(): Promise<void> {
     await this.thread?.sync();
+  }
+
+  override async incrBy(key: string, delta: number): Promise<number> {
+    return this.thread ? this.thread.incr(key, delta) : super.incrBy(key, delta);
   }
 
   async insertRuns(records: RunRecord[]): Promise<void> {
@@ -108,7 +113,7 @@ const WRITER_ENTRY = /\/\$bunfs\/|\/~BUN\//.test(import.meta.url)
 class WriterThread {
   private worker: Worker | undefined;
   private seq = 0;
-  private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, { resolve(value: number | undefined): void; reject(e: Error): void }>();
   private readonly journal: string;
   /** A worker died after journaling: its rows wait in the journal for the next worker. */
   private diedWithRows = false;
@@ -117,14 +122,19 @@ class WriterThread {
     this.journal = reserveJournal(path);
   }
 
-  insert(records: RunRecord[]): Promise<void> {
-    return this.request({ op: "insert", seq: ++this.seq, json: JSON.stringify(records.map(runRowTuple)) });
+  async insert(records: RunRecord[]): Promise<void> {
+    await this.request({ op: "insert", seq: ++this.seq, json: JSON.stringify(records.map(runRowTuple)) });
+  }
+
+  /** Adds to a kv counter on the writer's connection; resolves to the new value. */
+  async incr(key: string, delta: number): Promise<number> {
+    return Number(await this.request({ op: "incr", seq: ++this.seq, key, delta }));
   }
 
   /** Every acknowledged batch is committed to the table. */
-  sync(): Promise<void> {
+  async sync(): Promise<void> {
     // No worker: nothing was journaled, unless one died holding rows (a new one replays them on open).
-    return this.worker || this.diedWithRows ? this.request({ op: "sync", seq: ++this.seq }) : Promise.resolve();
+    if (this.worker || this.diedWithRows) await this.request({ op: "sync", seq: ++this.seq });
   }
 
   async close(): Promise<void> {
@@ -137,11 +147,12 @@ class WriterThread {
     releaseJournal(this.journal);
   }
 
-  private request(msg: Extract<WriterRequest, { seq: number }>): Promise<void> {
+  /** Resolves to the reply's value: an incr's new count, nothing for the other requests. */
+  private request(msg: Extract<WriterRequest, { seq: number }>): Promise<number | undefined> {
     const worker = this.worker ?? this.start();
     // An unanswered batch keeps the process alive (a shutdown waits for it); an idle worker does not.
     if (this.pending.size === 0) worker.ref();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<number | undefined>((resolve, reject) => {
       this.pending.set(msg.seq, { resolve, reject });
       worker.postMessage(msg);
     });
@@ -151,12 +162,12 @@ class WriterThread {
     const worker = new Worker(WRITER_ENTRY);
     this.diedWithRows = false;
     worker.onmessage = (event: MessageEvent<WriterReply>) => {
-      const { seq, error } = event.data;
+      const { seq, error, value } = event.data;
       const p = this.pending.get(seq);
       if (!p) return;
       this.pending.delete(seq);
       if (this.pending.size === 0) worker.unref();
-      if (error === undefined) p.resolve();
+      if (error === undefined) p.resolve(value);
       else p.reject(new Error(error));
     };
     worker.onerror = (event) => this.fail(worker, new Error(`run log writer thread failed: ${event.message}`));
