@@ -104,7 +104,7 @@ const WRITER_ENTRY = /\/\$bunfs\/|\/~BUN\//.test(import.meta.url)
 /**
  * The main-thread side of the writer worker: one pending promise per request,
  * settled by the worker's reply (an insert's once its batch is journaled). The
- * worker starts on the first insert (start-up and CLI commands that never
+ * worker starts on the first write (start-up and CLI commands that never
  * write pay nothing) and again after it died, on the same journal: the new
  * worker commits what the dead one journaled. A death fails the batches it
  * held, which the run writer retries (re-inserting an id is a no-op, so a
