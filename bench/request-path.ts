@@ -9,7 +9,7 @@
 // --stream sends stream: true and the vendor answers the load bench's 20-chunk stream in one
 // read (what loopback delivers); --vendor anthropic makes it an OpenAI → Anthropic translation.
 //   bun bench/request-path.ts [--model svc:auto] [--requests 100000] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +17,7 @@ import { loadConfig } from "../src/config/load.ts";
 import { createLogger } from "../src/core/log.ts";
 import { Relay } from "../src/relay.ts";
 import { buildFetch } from "../src/surfaces/index.ts";
+import { mainThread, threadTimes } from "./lib/cpu-time.ts";
 import { BENCH_CONFIG } from "./lib/stack.ts";
 import { vendorFrames } from "./lib/vendor-frames.ts";
 
@@ -89,20 +90,17 @@ async function drive(n: number): Promise<void> {
   }));
 }
 
-/** CPU ms of this process's main thread (utime + stime, in clock ticks of 10 ms). */
-function mainThreadCpuMs(): number {
-  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/** CPU µs of this process's main thread so far. */
+const mainThreadCpuUs = (): number => mainThread(threadTimes(process.pid));
 
 try {
   await drive(Math.min(20_000, REQUESTS)); // JIT warm-up
-  const cpu0 = mainThreadCpuMs();
+  const cpu0 = mainThreadCpuUs();
   const all0 = process.cpuUsage();
   const t0 = performance.now();
   await drive(REQUESTS);
   const wallUs = ((performance.now() - t0) * 1000) / REQUESTS;
-  const mainUs = ((mainThreadCpuMs() - cpu0) * 1000) / REQUESTS;
+  const mainUs = (mainThreadCpuUs() - cpu0) / REQUESTS;
   const all = process.cpuUsage(all0);
   const allUs = (all.user + all.system) / REQUESTS;
   console.log(
