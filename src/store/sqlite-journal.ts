@@ -33,7 +33,6 @@ export function releaseJournal(path: string): void {
 }
 
 function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
     return true;
