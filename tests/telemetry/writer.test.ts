@@ -200,6 +200,35 @@ describe("RunWriter durability", () => {
     await writer.close();
   });
 
+  test("a record's wait ends with its own batch, even while later records keep arriving", async () => {
+    // Each batch is held until the test releases it, so what is in flight is known exactly.
+    const held: Array<() => void> = [];
+    const gated: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => held.push(r)).then(() => store.insertRuns(records)) };
+    const writer = new RunWriter(gated, { flushIntervalMs: 10_000 });
+    const nextBatch = async (n: number) => {
+      while (held.length < n) await Bun.sleep(1);
+    };
+    const settled = new Set<string>();
+    const write = (rec: RunRecord) => writer.write(rec).then(() => settled.add(rec.id));
+
+    const first = run();
+    void write(first);
+    await nextBatch(1); // batch 1 in flight
+    const second = run();
+    void write(second); // queued behind batch 1
+    held[0]!();
+    await nextBatch(2); // batch 2 (second) in flight
+    const third = run();
+    void write(third); // queued behind batch 2
+    held[1]!();
+    await nextBatch(3); // batch 2 committed, batch 3 (third) in flight
+    await Bun.sleep(5);
+    expect([...settled].sort()).toEqual([first.id, second.id].sort());
+    held[2]!();
+    await writer.close();
+    expect(settled.has(third.id)).toBe(true);
+  });
+
   test("a store that hangs does not hold the caller past maxWaitMs; the record stays queued", async () => {
     let release!: () => void;
     const hanging: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => store.insertRuns(records)) };

@@ -161,8 +161,9 @@ export class RunWriter {
   }
 
   private async drain(): Promise<void> {
-    this.openGroup = undefined;
     while (this.queue.length > 0) {
+      // Records written from now on wait for a later batch, so they must not join a group of this one.
+      this.openGroup = undefined;
       const batch = this.queue.splice(0, this.batchSize);
       const groups = this.queueGroups.splice(0, batch.length);
       this.inFlight = batch.length;
