@@ -9,7 +9,10 @@
 // a caller that awaits the reply knows the batch survives a kill -9. The rows
 // are committed to the table in large transactions: every COMMIT_INTERVAL_MS,
 // at COMMIT_ROWS rows, and on "sync" (the store asks before it reads runs, so a
-// read sees every acknowledged run). Counter increments (budget spend, saved
+// read sees every acknowledged run). A commit runs after the reply that
+// triggered it and in slices of COMMIT_SLICE rows, each its own task, so a
+// batch that arrives meanwhile is acknowledged after at most one slice instead
+// of waiting for the whole backlog (measured: p99 at 200 connections). Counter increments (budget spend, saved
 // once a second) run here too, so the request thread never waits on the file's
 // write lock while a bulk commit holds it.
 import { Database } from "bun:sqlite";
@@ -29,8 +32,15 @@ export type WriterReply = { seq: number; error?: string; value?: number };
 
 /** Longest an acknowledged row waits for its commit (other processes and the integrity of reads do not depend on it). */
 const COMMIT_INTERVAL_MS = 100;
-/** Rows per commit at most: the write lock is held ~4-5 µs per row, and the main connection's rare writes wait for it. */
+/** Rows that start a commit without waiting for the interval. */
 const COMMIT_ROWS = 500;
+/**
+ * Rows per transaction: the write lock is held ~4-5 µs per row, and both the main connection's rare
+ * writes and this thread's next acknowledgement wait for it.
+ */
+const COMMIT_SLICE = 100;
+/** Longest the journal goes without being cleared while rows keep arriving. */
+const JOURNAL_CLEAR_MS = 1_000;
 /**
  * Rows journaled but not committed at most: while commits keep failing (the file locked by another
  * process, the disk full) new batches are refused with the commit's error instead of piling up here,
@@ -47,6 +57,7 @@ let openError: string | undefined;
 /** Journaled rows not yet committed. */
 let pending: RunRowTuple[] = [];
 let commitTimer: ReturnType<typeof setTimeout> | undefined;
+let lastClear = performance.now();
 /** The last commit's failure, reported by the next sync or close; the rows stay journaled and pending. */
 let commitError: string | undefined;
 
@@ -68,24 +79,50 @@ function open(path: string, journalPath: string): void {
   }
 }
 
-function commit(): void {
+/** Commits up to `max` of the pending rows; false when the commit failed (commitError says why). */
+function commitRows(max: number): boolean {
+  const rows = pending.length <= max ? pending : pending.slice(0, max);
+  try {
+    insertBatch!(rows);
+  } catch (e) {
+    commitError = `run log commit failed: ${(e as Error)?.message ?? e}`;
+    return false;
+  }
+  commitError = undefined;
+  pending = rows === pending ? [] : pending.slice(rows.length);
+  // Committed rows stay in the journal until nothing is pending (replaying them is a no-op).
+  if (pending.length === 0) {
+    journal!.clear();
+    lastClear = performance.now();
+  }
+  return true;
+}
+
+/**
+ * The timer's commit: one slice per task, so the messages that arrive meanwhile are answered in
+ * between. Should new rows keep arriving as fast as slices commit them, the rest goes in one
+ * transaction once the journal has gone uncleared for JOURNAL_CLEAR_MS, which bounds its size.
+ */
+function commitInSlices(): void {
   clearTimeout(commitTimer);
   commitTimer = undefined;
   if (pending.length === 0) return;
-  try {
-    insertBatch!(pending);
-  } catch (e) {
-    commitError = `run log commit failed: ${(e as Error)?.message ?? e}`;
-    schedule();
-    return;
-  }
-  commitError = undefined;
-  pending = [];
-  journal!.clear();
+  const max = performance.now() - lastClear > JOURNAL_CLEAR_MS ? pending.length : COMMIT_SLICE;
+  if (!commitRows(max)) schedule();
+  else if (pending.length > 0) commitTimer = setTimeout(commitInSlices, 0);
+}
+
+/** Commits every pending row now (a read or close waits on it); throws the commit's error. */
+function commitAll(): void {
+  clearTimeout(commitTimer);
+  commitTimer = undefined;
+  if (pending.length === 0 || commitRows(pending.length)) return;
+  schedule();
+  throw new Error(commitError);
 }
 
 function schedule(): void {
-  commitTimer ??= setTimeout(commit, COMMIT_INTERVAL_MS);
+  commitTimer ??= setTimeout(commitInSlices, COMMIT_INTERVAL_MS);
 }
 
 function insert(json: string): void {
@@ -96,14 +133,10 @@ function insert(json: string): void {
   for (const row of rows) assertInsertable(row);
   journal.append(json);
   for (const row of rows) pending.push(row);
-  if (pending.length >= COMMIT_ROWS) commit();
-  else schedule();
-}
-
-/** Commit now; throws the commit's error so the caller (a read, a close) hears of it. */
-function sync(): void {
-  commit();
-  if (commitError) throw new Error(commitError);
+  if (pending.length < COMMIT_ROWS || commitError) return schedule();
+  // After this batch's acknowledgement has been posted.
+  clearTimeout(commitTimer);
+  commitTimer = setTimeout(commitInSlices, 0);
 }
 
 function handle(msg: WriterRequest): WriterReply | undefined {
@@ -115,7 +148,7 @@ function handle(msg: WriterRequest): WriterReply | undefined {
       insert(msg.json);
       return { seq: msg.seq };
     case "sync":
-      if (journal) sync();
+      if (journal) commitAll();
       return { seq: msg.seq };
     case "incr": {
       if (!db) throw new Error(openError ?? "run log writer used before it was opened");
@@ -123,7 +156,7 @@ function handle(msg: WriterRequest): WriterReply | undefined {
       return { seq: msg.seq, value: Number(row.value) };
     }
     case "close":
-      if (journal) sync();
+      if (journal) commitAll();
       journal?.close();
       db?.close();
       journal = db = insertBatch = undefined;

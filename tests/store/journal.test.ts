@@ -4,7 +4,7 @@
 // journal must be replayed only when no living writer owns it.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openStore } from "../../src/store/open.ts";
@@ -102,6 +102,21 @@ describe("sqlite run-log journal", () => {
     await store.close();
     expect(tableIds()).toEqual(["req_1", "req_2"]);
     expect(journals()).toEqual([]);
+  });
+
+  test("a backlog past the commit threshold is committed, in slices, without waiting for a read; then the journal is emptied", async () => {
+    const store = await openStore({ driver: "sqlite", path: dbPath });
+    try {
+      const ids = Array.from({ length: 650 }, (_, i) => `req_${String(i).padStart(3, "0")}`);
+      for (let b = 0; b < ids.length; b += 50) await store.insertRuns(ids.slice(b, b + 50).map(run));
+      // Read through a connection of the test's own: a read through the store would commit first.
+      const deadline = Date.now() + 3_000;
+      while (tableIds().length < ids.length && Date.now() < deadline) await Bun.sleep(10);
+      expect(tableIds()).toEqual(ids);
+      expect(statSync(path.join(root, journals()[0]!)).size).toBe(0);
+    } finally {
+      await store.close();
+    }
   });
 
   test("two stores of one process on the same file keep their own journals", async () => {
