@@ -12,9 +12,9 @@
 // read sees every acknowledged run). A commit runs after the reply that
 // triggered it and in slices of COMMIT_SLICE rows, each its own task, so a
 // batch that arrives meanwhile is acknowledged after at most one slice instead
-// of waiting for the whole backlog (measured: p99 at 200 connections). Counter increments (budget spend, saved
-// once a second) run here too, so the request thread never waits on the file's
-// write lock while a bulk commit holds it.
+// of waiting for the whole backlog (measured: p99 at 200 connections).
+// Counter increments (budget spend, saved once a second) run here too, so the
+// request thread never waits on the file's write lock while a commit holds it.
 import { Database } from "bun:sqlite";
 import { Journal, replayJournal } from "./sqlite-journal.ts";
 import { runInserter } from "./sqlite-insert.ts";
