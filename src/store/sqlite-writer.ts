@@ -57,7 +57,8 @@ let openError: string | undefined;
 /** Journaled rows not yet committed. */
 let pending: RunRowTuple[] = [];
 let commitTimer: ReturnType<typeof setTimeout> | undefined;
-let lastClear = performance.now();
+/** When the oldest row still in the journal was appended (the journal is cleared whenever nothing is pending). */
+let journalSince = 0;
 /** The last commit's failure, reported by the next sync or close; the rows stay journaled and pending. */
 let commitError: string | undefined;
 
@@ -91,10 +92,7 @@ function commitRows(max: number): boolean {
   commitError = undefined;
   pending = rows === pending ? [] : pending.slice(rows.length);
   // Committed rows stay in the journal until nothing is pending (replaying them is a no-op).
-  if (pending.length === 0) {
-    journal!.clear();
-    lastClear = performance.now();
-  }
+  if (pending.length === 0) journal!.clear();
   return true;
 }
 
@@ -107,7 +105,7 @@ function commitInSlices(): void {
   clearTimeout(commitTimer);
   commitTimer = undefined;
   if (pending.length === 0) return;
-  const max = performance.now() - lastClear > JOURNAL_CLEAR_MS ? pending.length : COMMIT_SLICE;
+  const max = performance.now() - journalSince > JOURNAL_CLEAR_MS ? pending.length : COMMIT_SLICE;
   if (!commitRows(max)) schedule();
   else if (pending.length > 0) commitTimer = setTimeout(commitInSlices, 0);
 }
@@ -132,6 +130,7 @@ function insert(json: string): void {
   // All or nothing, before it is journaled: a row that can never be committed would hold up the rest.
   for (const row of rows) assertInsertable(row);
   journal.append(json);
+  if (pending.length === 0) journalSince = performance.now();
   for (const row of rows) pending.push(row);
   if (pending.length < COMMIT_ROWS || commitError) return schedule();
   // After this batch's acknowledgement has been posted.
