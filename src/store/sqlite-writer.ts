@@ -35,7 +35,7 @@ const COMMIT_INTERVAL_MS = 100;
 /** Rows that start a commit without waiting for the interval. */
 const COMMIT_ROWS = 500;
 /**
- * Rows per transaction: the write lock is held ~4-5 µs per row, and both the main connection's rare
+ * Rows per transaction at least (see commitInSlices): the write lock is held ~4-5 µs per row, and both the main connection's rare
  * writes and this thread's next acknowledgement wait for it.
  */
 const COMMIT_SLICE = 100;
@@ -98,14 +98,16 @@ function commitRows(max: number): boolean {
 
 /**
  * The timer's commit: one slice per task, so the messages that arrive meanwhile are answered in
- * between. Should new rows keep arriving as fast as slices commit them, the rest goes in one
- * transaction once the journal has gone uncleared for JOURNAL_CLEAR_MS, which bounds its size.
+ * between. A slice takes at least a quarter of the backlog, so rows arriving faster than
+ * COMMIT_SLICE a task (a burst) still cannot pile up toward MAX_PENDING_ROWS; and should rows keep
+ * arriving as fast as slices commit them, the rest goes in one transaction once the journal has gone
+ * uncleared for JOURNAL_CLEAR_MS, which bounds its size.
  */
 function commitInSlices(): void {
   clearTimeout(commitTimer);
   commitTimer = undefined;
   if (pending.length === 0) return;
-  const max = performance.now() - journalSince > JOURNAL_CLEAR_MS ? pending.length : COMMIT_SLICE;
+  const max = performance.now() - journalSince > JOURNAL_CLEAR_MS ? pending.length : Math.max(COMMIT_SLICE, Math.ceil(pending.length / 4));
   if (!commitRows(max)) schedule();
   else if (pending.length > 0) commitTimer = setTimeout(commitInSlices, 0);
 }

@@ -119,6 +119,27 @@ describe("sqlite run-log journal", () => {
     }
   });
 
+  test("rows arriving faster than one slice a task are still committed as they come, never refused", async () => {
+    // One batch in flight at a time, as RunWriter sends them: the writer answers each in tens of
+    // microseconds, so more than a slice of rows can arrive between two commit tasks.
+    const store = await openStore({ driver: "sqlite", path: dbPath });
+    try {
+      const total = 80_000;
+      for (let i = 0; i < total; i += 40) await store.insertRuns(Array.from({ length: 40 }, (_, j) => run(`req_${i + j}`)));
+      const counted = new Database(dbPath, { readonly: true });
+      try {
+        const deadline = Date.now() + 5_000;
+        let rows = 0;
+        while ((rows = (counted.query("SELECT count(*) AS n FROM runs").get() as { n: number }).n) < total && Date.now() < deadline) await Bun.sleep(10);
+        expect(rows).toBe(total);
+      } finally {
+        counted.close();
+      }
+    } finally {
+      await store.close();
+    }
+  }, 30_000);
+
   test("two stores of one process on the same file keep their own journals", async () => {
     const a = await openStore({ driver: "sqlite", path: dbPath });
     await a.insertRuns([run("req_a")]);
