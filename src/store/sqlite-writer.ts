@@ -35,8 +35,8 @@ const COMMIT_INTERVAL_MS = 100;
 /** Rows that start a commit without waiting for the interval. */
 const COMMIT_ROWS = 500;
 /**
- * Rows per transaction at least (see commitInSlices): the write lock is held ~4-5 µs per row, and both the main connection's rare
- * writes and this thread's next acknowledgement wait for it.
+ * Rows per transaction, at least (see commitInSlices): the write lock is held ~4-5 µs per row, and
+ * both the main connection's rare writes and this thread's next acknowledgement wait for it.
  */
 const COMMIT_SLICE = 100;
 /** Longest the journal goes without being cleared while rows keep arriving. */
