@@ -7,7 +7,8 @@
 // writer thread is counted apart), which is what caps throughput in the load
 // bench. Linux only (/proc).
 // --stream sends stream: true and the vendor answers the load bench's 20-chunk stream in one
-// read (what loopback delivers); --vendor anthropic makes it an OpenAI → Anthropic translation.
+// read (what loopback delivers); --vendor anthropic makes it an OpenAI → Anthropic translation
+// (the model defaults to gpt-4o-mini, or claude-haiku-4-5 with --vendor anthropic).
 //   bun bench/request-path.ts [--model svc:auto] [--requests 100000] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,7 @@ import { vendorFrames } from "./lib/vendor-frames.ts";
 
 const { values } = parseArgs({
   options: {
-    model: { type: "string", default: "gpt-4o-mini" },
+    model: { type: "string" },
     requests: { type: "string", default: "100000" },
     "no-telemetry": { type: "boolean", default: false },
     "no-limits": { type: "boolean", default: false },
@@ -32,6 +33,8 @@ const { values } = parseArgs({
   },
 });
 const REQUESTS = Number(values.requests);
+// The model picks the vendor Relay calls: an Anthropic stream needs an Anthropic model.
+const MODEL = values.model ?? (values.vendor === "anthropic" ? "claude-haiku-4-5" : "gpt-4o-mini");
 const CONCURRENCY = 50;
 const VENDOR_ORIGIN = "http://vendor.invalid";
 
@@ -58,7 +61,7 @@ const VENDOR_BODY = JSON.stringify({
   system_fingerprint: "fp_fake",
 });
 /** The load bench's fake vendor stream, as one read. */
-const STREAM_BODY = new TextEncoder().encode(vendorFrames(values.vendor === "anthropic" ? "anthropic" : "openai", values.model).join(""));
+const STREAM_BODY = new TextEncoder().encode(vendorFrames(values.vendor === "anthropic" ? "anthropic" : "openai", MODEL).join(""));
 const vendorAnswer = (): Response =>
   values.stream
     ? new Response(new ReadableStream({ start: (c) => (c.enqueue(STREAM_BODY), c.close()) }), { headers: { "content-type": "text/event-stream" } })
@@ -68,7 +71,7 @@ globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) =>
   String(input).startsWith(VENDOR_ORIGIN) ? Promise.resolve(vendorAnswer()) : realFetch(input, init)) as typeof fetch;
 
 const BODY = JSON.stringify({
-  model: values.model,
+  model: MODEL,
   messages: [
     { role: "system", content: "You are a concise assistant." },
     { role: "user", content: "Summarise the benefits of HTTP connection pooling in two sentences." },
@@ -104,7 +107,7 @@ try {
   const all = process.cpuUsage(all0);
   const allUs = (all.user + all.system) / REQUESTS;
   console.log(
-    `${values.model}${values.stream ? `, streamed from ${values.vendor}` : ""}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}: ` +
+    `${MODEL}${values.stream ? `, streamed from ${values.vendor}` : ""}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}: ` +
       `request thread ${mainUs.toFixed(1)} µs CPU per request, all threads ${allUs.toFixed(1)} µs, wall ${wallUs.toFixed(1)} µs (${REQUESTS.toLocaleString("en-US")} requests, ${CONCURRENCY} at a time)`,
   );
 } finally {
