@@ -80,6 +80,9 @@ function open(path: string, journalPath: string): void {
   }
 }
 
+/** Why a request found no open store: the open's failure, or an open that never came. */
+const notOpen = (): Error => new Error(openError ?? "run log writer used before it was opened");
+
 /** Commits up to `max` of the pending rows; false when the commit failed (commitError says why). */
 function commitRows(max: number): boolean {
   const rows = pending.length <= max ? pending : pending.slice(0, max);
@@ -107,8 +110,9 @@ function commitInSlices(): void {
   clearTimeout(commitTimer);
   commitTimer = undefined;
   if (pending.length === 0) return;
-  const max = performance.now() - journalSince > JOURNAL_CLEAR_MS ? pending.length : Math.max(COMMIT_SLICE, Math.ceil(pending.length / 4));
-  if (!commitRows(max)) schedule();
+  const overdue = performance.now() - journalSince > JOURNAL_CLEAR_MS;
+  const slice = overdue ? pending.length : Math.max(COMMIT_SLICE, Math.ceil(pending.length / 4));
+  if (!commitRows(slice)) schedule();
   else if (pending.length > 0) commitTimer = setTimeout(commitInSlices, 0);
 }
 
@@ -126,7 +130,7 @@ function schedule(): void {
 }
 
 function insert(json: string): void {
-  if (!journal) throw new Error(openError ?? "run log writer used before it was opened");
+  if (!journal) throw notOpen();
   if (pending.length >= MAX_PENDING_ROWS) throw new Error(commitError ?? "run log commits are behind");
   const rows = JSON.parse(json) as RunRowTuple[];
   // All or nothing, before it is journaled: a row that can never be committed would hold up the rest.
@@ -152,7 +156,7 @@ function handle(msg: WriterRequest): WriterReply | undefined {
       if (journal) commitAll();
       return { seq: msg.seq };
     case "incr": {
-      if (!db) throw new Error(openError ?? "run log writer used before it was opened");
+      if (!db) throw notOpen();
       const row = db.query(incrStatement("sqlite")).get(msg.key, String(msg.delta)) as { value: string | number };
       return { seq: msg.seq, value: Number(row.value) };
     }
