@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { CASES } from "./lib/cases.ts";
 import { mainThread, measuredLoad, total } from "./lib/cpu-time.ts";
-import { BUN, spawnChild, stopAll, stopAllOnSignals } from "./lib/procs.ts";
+import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { startFake, startFloor } from "./lib/stack.ts";
 import { STREAM_CHUNKS } from "./lib/suite.ts";
 import { assertWrkInstalled } from "./lib/wrk.ts";
@@ -23,9 +23,7 @@ stopAllOnSignals();
 try {
   const vendor = await startFake("openai", { chunks: STREAM_CHUNKS });
   const floor = await startFloor(vendor.url);
-  const tapChild = spawnChild("tap", [BUN, new URL("./floor.ts", import.meta.url).pathname, "--upstream", vendor.url, "--tap"]);
-  const line = await tapChild.lineWith("LISTENING ", 20_000);
-  const tap = { url: line.slice(line.indexOf("LISTENING ") + 10).trim(), child: tapChild };
+  const tap = await startFloor(vendor.url, { tap: true });
   const call = CASES.b.floor;
   const ratios: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {

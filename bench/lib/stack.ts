@@ -26,8 +26,10 @@ export async function startFake(kind: "openai" | "anthropic", opts: FakeOptions)
   return listening(spawnChild(`fake-${kind}`, [BUN, join(ROOT, "tests/fakes/serve.ts"), ...args]));
 }
 
-export async function startFloor(upstream: string): Promise<Target> {
-  return listening(spawnChild("floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream]));
+/** `tap`: the floor that reads streams in JavaScript (bench/floor.ts --tap, for bench/pump.ts). */
+export async function startFloor(upstream: string, opts: { tap?: boolean } = {}): Promise<Target> {
+  const tap = opts.tap ? ["--tap"] : [];
+  return listening(spawnChild(opts.tap ? "tap" : "floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream, ...tap]));
 }
 
 async function listening(child: Child): Promise<Target> {
