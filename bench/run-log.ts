@@ -18,7 +18,6 @@ const { values } = parseArgs({ options: { runs: { type: "string", default: "1000
 const RUNS = Number(values.runs);
 const BATCH = Number(values.batch);
 
-
 const dir = mkdtempSync(join(tmpdir(), "relay-runlog-bench-"));
 const store = await openStore({ driver: "sqlite", path: join(dir, "relay.db") });
 try {
