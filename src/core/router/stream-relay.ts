@@ -26,8 +26,6 @@ export interface StreamOutcome {
   /** Model the vendor reported. */
   model?: string;
   error?: string;
-  /** ms from the start of relaying to the first byte handed to the client. */
-  firstByteMs?: number;
 }
 
 export interface StreamRelayOptions {
@@ -79,7 +77,6 @@ class Relay {
   private readonly decoder: StreamDecoder;
   /** Undefined when piping: the vendor's bytes go out as they are. */
   private readonly clientEncoder: StreamEncoder | undefined;
-  private readonly t0 = performance.now();
   private usage = emptyUsage();
   private stopReason: StopReason | undefined;
   private model: string | undefined;
@@ -87,7 +84,6 @@ class Relay {
   private meaningful = false;
   private ended = false;
   private finished = false;
-  private firstByteMs: number | undefined;
   // Passthrough forwards vendor bytes only, so an error the decoder raises at the end of the
   // stream (the vendor stopped before its final event) has no bytes yet: closeOut must send one.
   private cutShort: string | undefined;
@@ -156,7 +152,6 @@ class Relay {
 
   /** Send what priming read, then relay the rest of the vendor stream. */
   private async pump(controller: Controller, pending: Uint8Array[], pendingText: string): Promise<void> {
-    this.firstByteMs = performance.now() - this.t0;
     try {
       if (this.opts.passthrough) for (const c of pending) await write(controller, c);
       else await write(controller, pendingText);
@@ -292,7 +287,7 @@ class Relay {
   private finish(outcome: StreamOutcome["outcome"], error: string | undefined): Promise<void> {
     if (this.finished) return Promise.resolve();
     this.finished = true;
-    const { usage, stopReason, model, firstByteMs } = this;
-    return this.opts.onEnd({ outcome, error, usage, stopReason, model, firstByteMs });
+    const { usage, stopReason, model } = this;
+    return this.opts.onEnd({ outcome, error, usage, stopReason, model });
   }
 }
