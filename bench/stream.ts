@@ -51,12 +51,13 @@ async function relay(events: Uint8Array[], vendor: Codec): Promise<ReadableStrea
     idleTimeoutMs: 30_000,
     signal: new AbortController().signal,
     abort: () => {},
+    onStart: () => {},
     onEnd: async (o) => {
       if (o.outcome === "ok") ended++;
     },
   });
   if (!primed.ok) throw new Error(`priming failed: ${primed.reason}`);
-  return primed.stream;
+  return primed.body instanceof Blob ? primed.body.stream() : primed.body;
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<number> {

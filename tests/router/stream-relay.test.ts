@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { anthropicCodec } from "../../src/core/formats/anthropic/index.ts";
 import { openaiCodec } from "../../src/core/formats/openai/index.ts";
 import { SseParser } from "../../src/core/formats/sse.ts";
-import { IdleTimeout, primeStream, type StreamOutcome, type StreamRelayOptions } from "../../src/core/router/stream-relay.ts";
+import { IdleTimeout, primeStream, WHOLE_WAIT_MS, type StreamOutcome, type StreamRelayOptions } from "../../src/core/router/stream-relay.ts";
 import { anthropic } from "../fakes/render/anthropic.ts";
 import type { Dialect } from "../fakes/render/dialect.ts";
 import { openai } from "../fakes/render/openai.ts";
@@ -80,6 +80,7 @@ function relay(v: Vendor, over: Partial<StreamRelayOptions> = {}) {
       aborts.push(reason);
       v.abort(reason);
     },
+    onStart: () => {},
     onEnd: async (o) => void ends.push(o),
     ...over,
   });
@@ -89,7 +90,7 @@ function relay(v: Vendor, over: Partial<StreamRelayOptions> = {}) {
 async function streamOf(primed: ReturnType<typeof primeStream>): Promise<ReadableStream<Uint8Array>> {
   const p = await primed;
   if (!p.ok) throw new Error(`priming failed: ${p.reason}`);
-  return p.stream;
+  return p.body instanceof Blob ? p.body.stream() : p.body;
 }
 
 /** The finish event a full decode of the stream gives: what the tap must recover. */
@@ -153,6 +154,69 @@ describe("passthrough", () => {
     const last = parseSse(text).at(-2)!; // before [DONE]
     expect(JSON.parse(last.data).error.message).toContain("ended before");
     expect(ends).toEqual([expect.objectContaining({ outcome: "error" })]);
+  });
+});
+
+// A short answer usually arrives whole while priming: it goes out as one body (one send) once its
+// run is logged, and a vendor slow to end its stream after the final event is streamed instead.
+describe("an answer that arrives whole", () => {
+  test("is one body, sent after the run is logged (onStart before onEnd)", async () => {
+    const chunks = frames(openai);
+    const calls: string[] = [];
+    const { primed, ends } = relay(vendor([chunks.join("")]), {
+      onStart: () => void calls.push("start"),
+      onEnd: async (o) => {
+        await Bun.sleep(20);
+        calls.push(`end ${o.outcome}`);
+      },
+    });
+    const p = await primed;
+    expect(calls).toEqual(["start", "end ok"]);
+    expect(p.ok && p.body instanceof Blob).toBe(true);
+    expect(ends).toEqual([]); // the over-ridden onEnd logged it
+    expect(await new Response(await streamOf(Promise.resolve(p))).text()).toBe(chunks.join(""));
+  });
+
+  test("translated, it is the client's whole stream, closing frame included", async () => {
+    const { primed } = relay(vendor([frames(anthropic).join("")]), { vendor: anthropicCodec, passthrough: false });
+    const p = await primed;
+    expect(p.ok && p.body instanceof Blob).toBe(true);
+    const events = parseSse(await new Response(await streamOf(Promise.resolve(p))).text());
+    expect(events.at(-1)!.data).toBe("[DONE]");
+    expect(events.map((e) => e.data).join("")).toContain('"finish_reason":"stop"');
+  });
+
+  test("a vendor that keeps its connection open after the final event is streamed after WHOLE_WAIT_MS, not held", async () => {
+    const chunks = frames(openai);
+    const { primed, ends } = relay(vendor([chunks.join("")], { hang: true }));
+    const start = performance.now();
+    const reader = (await streamOf(primed)).getReader();
+    const first = await reader.read();
+    expect(performance.now() - start).toBeLessThan(IDLE_MS / 2);
+    expect(new TextDecoder().decode(first.value)).toBe(chunks.join(""));
+    expect(ends).toEqual([]); // the run is still open: the end has not come
+    while (!(await reader.read()).done);
+    expect(ends).toEqual([expect.objectContaining({ outcome: "error", error: `vendor stream idle for ${IDLE_MS} ms` })]);
+    expect(WHOLE_WAIT_MS).toBeLessThan(IDLE_MS / 2);
+  });
+
+  test("a read that fails while waiting for the end reaches the client as an error frame after the answer", async () => {
+    const chunks = frames(openai);
+    let reads = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (reads++ === 0) controller.enqueue(enc.encode(chunks.join("")));
+          else controller.error(new Error("connection reset"));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const { primed, ends } = relay({ body, pulls: () => reads, cancelled: () => false, abort: () => {} });
+    const text = await new Response(await streamOf(primed)).text();
+    expect(text.startsWith(chunks.join(""))).toBe(true);
+    expect(JSON.parse(parseSse(text.slice(chunks.join("").length)).at(0)!.data).error.message).toBe("vendor stream failed: connection reset");
+    expect(ends).toEqual([expect.objectContaining({ outcome: "error", error: "vendor stream failed: connection reset" })]);
   });
 });
 

@@ -238,12 +238,8 @@ async function attemptAll(
       const ac = scope.attempt();
       let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, ac);
       if (outcome.kind === "response" && outcome.stream) {
-        const started = await startStream(deps, call, ir, routing, run, model, provider, outcome, settle, ac.signal);
-        if (started instanceof Response) {
-          deps.cooldown.recordSuccess(provider.name);
-          run.events.push(attemptEvent(model, provider, attemptStart));
-          return started;
-        }
+        const started = await startStream(deps, call, ir, routing, run, model, provider, outcome, settle, ac.signal, attemptStart);
+        if (started instanceof Response) return started;
         outcome = started;
       }
       if (outcome.kind === "response" && !outcome.stream) {
@@ -538,6 +534,7 @@ async function startStream(
   outcome: Extract<AttemptOutcome, { stream: true }>,
   settle: Settle,
   signal: AbortSignal,
+  attemptStart: number,
 ): Promise<Response | Extract<AttemptOutcome, { kind: "failure" }>> {
   const config = deps.config();
   const client = codecFor(call.clientFormat);
@@ -552,6 +549,11 @@ async function startStream(
     idleTimeoutMs: config.server.streamIdleTimeoutMs,
     signal,
     abort: (reason) => outcome.handle.abort(reason),
+    // Before onEnd: a whole answer's run is logged while priming.
+    onStart: () => {
+      deps.cooldown.recordSuccess(provider.name);
+      run.events.push(attemptEvent(model, provider, attemptStart));
+    },
     onEnd: (o: StreamOutcome) => {
       outcome.handle.done();
       run.usage = o.usage;
@@ -568,10 +570,11 @@ async function startStream(
     const status = primed.error?.status ?? 502;
     return { kind: "failure", failure: { status, message: primed.reason, vendorError: primed.error, retryAfter: primed.error?.retryAfter } };
   }
-  // A stream's real cost is known only at its end: the header carries the pre-call estimate.
+  // A stream's real cost is known only at its end: the header carries the pre-call estimate (for a
+  // whole answer too, so that the header means the same for every stream).
   const headers = answerHeaders(client.streamContentType, run, routing, model, provider, estimateCost(model, ir));
   headers["cache-control"] = "no-cache";
-  return new Response(primed.stream, { status: 200, headers });
+  return new Response(primed.body, { status: 200, headers });
 }
 
 const addUsage = (a: Usage, b: Usage): Usage => ({

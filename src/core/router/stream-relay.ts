@@ -7,7 +7,10 @@
 // The stream is "primed" before the client sees a byte: Relay reads until the
 // vendor's first real event, so a vendor that fails at the start (an HTTP 200
 // whose first event is an overload error, or a stream that ends empty) can
-// still fall back to another model.
+// still fall back to another model. A short answer often arrives whole while
+// priming: then Relay reads the vendor's end too (waiting WHOLE_WAIT_MS at most),
+// logs the run, and answers with the whole stream as one body, which leaves in
+// one send instead of a stream's head and its end apart.
 //
 // Every chunk of every stream passes through here, so the per-chunk path is
 // kept to a read, a tap and a write: one idle timer per stream (refreshed,
@@ -41,17 +44,29 @@ export interface StreamRelayOptions {
   signal: AbortSignal;
   /** Abort the vendor call (client went away, idle timeout). */
   abort(reason: unknown): void;
+  /** Called once priming succeeded: the attempt has an answer (before onEnd, even for a whole answer). */
+  onStart(): void;
   /** Called exactly once when the stream ends, however it ends; the stream closes after its promise. */
   onEnd(outcome: StreamOutcome): Promise<void>;
 }
 
 export type PrimeResult =
-  | { ok: true; stream: ReadableStream<Uint8Array> }
+  /** `body`: the client stream, or the whole answer once onEnd's promise has settled. */
+  | { ok: true; body: ReadableStream<Uint8Array> | Blob }
   | { ok: false; error: IRError | undefined; reason: string };
 
 export class IdleTimeout extends Error {
   override name = "TimeoutError";
 }
+
+/**
+ * How long a stream whose outcome came in while priming waits for the vendor's end before it is
+ * relayed as a stream after all. On loopback the end follows within microseconds; this only bounds
+ * a vendor that holds its connection open after the final event.
+ */
+export const WHOLE_WAIT_MS = 5;
+/** Bytes after the final event that still make a whole answer (a vendor has nothing left but its end). */
+const WHOLE_TRAILER_BYTES = 64 * 1024;
 
 type Controller = SinkWriter;
 type ReadResult = { done: true; value?: Uint8Array } | { done: false; value: Uint8Array };
@@ -65,6 +80,19 @@ interface Reader {
 function write(controller: Controller, chunk: Uint8Array | string): Promise<number> | undefined {
   const written = chunk.length === 0 ? 0 : controller.write(chunk);
   return typeof written === "number" ? undefined : written;
+}
+
+/** The read's result if it settles within `ms`; undefined if it is still pending then, or failed. */
+function settledWithin(read: Promise<ReadResult>, ms: number): Promise<ReadResult | undefined> {
+  if (ms <= 0) return Promise.resolve(undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([read, late]).then(
+    (result) => (clearTimeout(timer), result),
+    () => (clearTimeout(timer), undefined),
+  );
 }
 
 export async function primeStream(opts: StreamRelayOptions): Promise<PrimeResult> {
@@ -93,6 +121,8 @@ class Relay {
   private waiting = false;
   private idleReason: string | undefined;
   private clientGone = false;
+  /** A read started while waiting for the end (see awaitEnd) that the pump takes over. */
+  private inFlight: Promise<ReadResult> | undefined;
 
   constructor(private readonly opts: StreamRelayOptions) {
     this.reader = opts.body.getReader();
@@ -129,7 +159,55 @@ class Relay {
       const error = this.vendorError;
       return { ok: false, error, reason: error?.message ?? "vendor stream ended before any content" };
     }
-    return { ok: true, stream: this.clientStream(pending, pendingText) };
+    this.opts.onStart();
+    if (!this.ended && (this.stopReason !== undefined || this.vendorError !== undefined)) pendingText += await this.awaitEnd(pending);
+    return { ok: true, body: this.ended ? await this.whole(pending, pendingText) : this.clientStream(pending, pendingText) };
+  }
+
+  /**
+   * The outcome is known before the client has a byte: read on to the vendor's end for at most
+   * WHOLE_WAIT_MS (and WHOLE_TRAILER_BYTES). Returns the client text of what it read; a read still
+   * pending, or a failure, is left in `inFlight` for the pump to meet.
+   */
+  private async awaitEnd(pending: Uint8Array[]): Promise<string> {
+    let text = "";
+    let trailer = 0;
+    const deadline = performance.now() + WHOLE_WAIT_MS;
+    try {
+      while (!this.ended && trailer <= WHOLE_TRAILER_BYTES) {
+        const next = (this.inFlight = this.read());
+        const result = await settledWithin(next, deadline - performance.now());
+        if (!result) break;
+        this.inFlight = undefined;
+        this.waiting = false;
+        if (result.done) {
+          this.ended = true;
+          text += this.feed(null);
+        } else {
+          trailer += result.value.byteLength;
+          pending.push(result.value);
+          text += this.feed(result.value);
+        }
+      }
+    } catch (e) {
+      this.inFlight = Promise.reject(e);
+      this.inFlight.catch(() => {}); // met by the pump's first read, a task later
+    }
+    return text;
+  }
+
+  /** The whole answer as one body: what the pump writes, collected; the run is logged before it returns. */
+  private async whole(pending: Uint8Array[], pendingText: string): Promise<Blob> {
+    const parts: Array<Uint8Array | string> = [];
+    const collect: Controller = {
+      write(chunk) {
+        parts.push(chunk);
+        return chunk.length;
+      },
+      close() {},
+    };
+    await this.pump(collect, pending, pendingText);
+    return new Blob(parts);
   }
 
   /**
@@ -179,7 +257,9 @@ class Relay {
     this.waiting = true;
     if (this.idleTimer) this.idleTimer.refresh();
     else this.idleTimer = setTimeout(() => this.onIdle(), this.opts.idleTimeoutMs);
-    return this.reader.read();
+    const next = this.inFlight ?? this.reader.read();
+    this.inFlight = undefined;
+    return next;
   }
 
   /** The timer ran out: the vendor was silent for the whole timeout only if a read is still pending. */
