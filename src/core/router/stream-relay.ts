@@ -136,17 +136,7 @@ class Relay {
     const pending: Uint8Array[] = [];
     let pendingText = "";
     try {
-      while (!this.meaningful && !this.vendorError && !this.ended) {
-        const { done, value } = await this.read();
-        this.waiting = false;
-        if (done) {
-          this.ended = true;
-          pendingText += this.feed(null);
-        } else {
-          pending.push(value);
-          pendingText += this.feed(value);
-        }
-      }
+      while (!this.meaningful && !this.vendorError && !this.ended) pendingText += this.hold(await this.read(), pending);
     } catch (e) {
       this.stopReading();
       return { ok: false, error: this.vendorError, reason: (e as Error)?.message ?? String(e) };
@@ -179,21 +169,25 @@ class Relay {
         const result = await settledWithin(next, deadline - performance.now());
         if (!result) break;
         this.inFlight = undefined;
-        this.waiting = false;
-        if (result.done) {
-          this.ended = true;
-          text += this.feed(null);
-        } else {
-          trailer += result.value.byteLength;
-          pending.push(result.value);
-          text += this.feed(result.value);
-        }
+        trailer += result.value?.byteLength ?? 0;
+        text += this.hold(result, pending);
       }
     } catch (e) {
       this.inFlight = Promise.reject(e);
       this.inFlight.catch(() => {}); // met by the pump's first read, a task later
     }
     return text;
+  }
+
+  /** A read made before the client has a byte: its chunk joins `pending`; returns its client text. */
+  private hold(result: ReadResult, pending: Uint8Array[]): string {
+    this.waiting = false;
+    if (result.done) {
+      this.ended = true;
+      return this.feed(null);
+    }
+    pending.push(result.value);
+    return this.feed(result.value);
   }
 
   /** The whole answer as one body: what the pump writes, collected; the run is logged before it returns. */
