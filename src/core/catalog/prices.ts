@@ -89,12 +89,13 @@ function isFlat(prices: ListedPrices | Array<{ prices: ListedPrices }>): prices 
  * provider, which dominated a request's CPU time; the match is done once per
  * model id and cached (bounded: ids come from the catalog and clients).
  */
-const cache = new Map<string, Resolved | null>();
+const cache = new Map<string, Map<string, Resolved | null>>();
+let cached = 0;
 const CACHE_LIMIT = 10_000;
 
 function resolved(provider: string, id: string): Resolved | undefined {
-  const key = `${provider}\u0000${id}`;
-  let entry = cache.get(key);
+  // Two levels rather than one joined key: no string is built per lookup.
+  let entry = cache.get(provider)?.get(id);
   if (entry === undefined) {
     const result = calculate(provider, id, {});
     entry = result
@@ -106,8 +107,14 @@ function resolved(provider: string, id: string): Resolved | undefined {
           flat: isFlat(result.model.prices) ? perMillion(result.model.prices) : undefined,
         }
       : null;
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, entry);
+    if (cached >= CACHE_LIMIT) {
+      cache.clear();
+      cached = 0;
+    }
+    let byId = cache.get(provider);
+    if (byId === undefined) cache.set(provider, (byId = new Map()));
+    byId.set(id, entry);
+    cached++;
   }
   return entry ?? undefined;
 }

@@ -62,7 +62,8 @@ export interface BudgetStatus {
 }
 
 export interface BudgetGuard {
-  reserve(estimateUsd: number): Promise<BudgetReservation | BudgetRefusal>;
+  /** Synchronous when the guard can decide from memory, so the request path does not yield for it. */
+  reserve(estimateUsd: number): BudgetReservation | BudgetRefusal | Promise<BudgetReservation | BudgetRefusal>;
   /** Record the actual cost and free the reservation. Once per reservation. */
   settle(r: BudgetReservation, actualUsd: number): Promise<void>;
   /** Free the reservation without spending. Once per reservation. */
@@ -255,14 +256,25 @@ export class MemoryBudgetGuard implements BudgetGuard {
     this.limits = validateLimits(limits);
   }
 
-  async reserve(estimateUsd: number): Promise<BudgetReservation | BudgetRefusal> {
-    const estimateNanos = toNanos(estimateUsd, "up");
+  /** Synchronous once the current windows' tallies are loaded; a bad estimate still becomes a rejection. */
+  reserve(estimateUsd: number): BudgetReservation | BudgetRefusal | Promise<BudgetReservation | BudgetRefusal> {
+    let estimateNanos: number;
+    try {
+      estimateNanos = toNanos(estimateUsd, "up");
+    } catch (e) {
+      return Promise.reject(e);
+    }
     const now = this.clock.now();
     const windows = this.current(now);
-    let hour = this.loaded.get(windows.hour.spendKey);
-    let day = this.loaded.get(windows.day.spendKey);
-    if (hour === undefined || day === undefined) [hour, day] = await Promise.all([this.tally(windows.hour), this.tally(windows.day)]);
-    // From here to the return nothing awaits, so the check and the reservation are atomic.
+    const hour = this.loaded.get(windows.hour.spendKey);
+    const day = this.loaded.get(windows.day.spendKey);
+    if (hour !== undefined && day !== undefined) return this.admit(windows, hour, day, estimateNanos, estimateUsd, now);
+    // First request of a window: its tallies come from the store once.
+    return Promise.all([this.tally(windows.hour), this.tally(windows.day)]).then(([h, d]) => this.admit(windows, h, d, estimateNanos, estimateUsd, now));
+  }
+
+  /** Synchronous, so the check and the reservation are atomic. */
+  private admit(windows: CalendarWindows, hour: WindowTally, day: WindowTally, estimateNanos: number, estimateUsd: number, now: number): BudgetReservation | BudgetRefusal {
     const refusal = checkBudget(this.limits, windows, hour, day, estimateNanos, now);
     if (refusal !== undefined) return refusal;
     hour.reserved += estimateNanos;

@@ -28,11 +28,17 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** Admit and count one request for `key`, or refuse it without counting. */
-  acquire(key: string, limitPerMinute: number): Promise<RateDecision>;
+  /**
+   * Admit and count one request for `key`, or refuse it without counting. A limiter that holds
+   * its state in memory answers synchronously, so the request path does not yield for it.
+   */
+  acquire(key: string, limitPerMinute: number): RateDecision | Promise<RateDecision>;
   /** What `acquire` would answer now, without counting anything (dashboard headroom). */
   peek(key: string, limitPerMinute: number): Promise<RateDecision>;
 }
+
+/** The key a model's requests-per-minute are counted under (the router counts, the dashboard peeks). */
+export const modelRateKey = (provider: string, model: string): string => `model:${provider}:${model}`;
 
 export function assertLimit(limitPerMinute: number): void {
   if (!Number.isInteger(limitPerMinute) || limitPerMinute < 1) {
@@ -137,8 +143,13 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.logs.size;
   }
 
-  async acquire(key: string, limitPerMinute: number): Promise<RateDecision> {
-    return this.decide(key, limitPerMinute, true);
+  /** Synchronous; a bad limit still becomes a rejection, as from every limiter. */
+  acquire(key: string, limitPerMinute: number): RateDecision | Promise<RateDecision> {
+    try {
+      return this.decide(key, limitPerMinute, true);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   async peek(key: string, limitPerMinute: number): Promise<RateDecision> {

@@ -10,6 +10,7 @@ import { CodecError, type Codec } from "../formats/types.ts";
 import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsage } from "../ir.ts";
 import type { BudgetReservation } from "../limits/budget.ts";
 import { classifyFailure, parseRetryAfter } from "../limits/failure.ts";
+import { modelRateKey } from "../limits/rate-limit.ts";
 import { readCapped } from "../read-capped.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
 import { missingKeyError, needsKey, providerBaseUrl, providerKey } from "./credentials.ts";
@@ -95,6 +96,8 @@ class Run {
   rejectedUsage: Usage = emptyUsage();
   rejectedCost = 0;
   upstreamMs = 0;
+  /** The pre-call cost estimate and its model: the budget reserves it, a stream's header repeats it. */
+  estimate?: { model: ModelInfo; usd: number };
   dropped: string[] = [];
   vendorHeaders: Record<string, string> = {};
   constructor(
@@ -142,7 +145,8 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   const config = deps.config();
   let reservation: BudgetReservation | undefined;
   if (config.limits.hourlyUsd > 0 || config.limits.dailyUsd > 0) {
-    const r = await deps.budget.reserve(estimateCost(routing.candidates[0]!, ir));
+    const reserved = deps.budget.reserve(estimateCost(run, routing.candidates[0]!, ir));
+    const r = reserved instanceof Promise ? await reserved : reserved;
     if (r.refused) {
       throw new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, {
         retryAfter: r.retryAfterSec,
@@ -179,13 +183,16 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   }
 }
 
-function estimateCost(model: ModelInfo, ir: ChatRequest): number {
+function estimateCost(run: Run, model: ModelInfo, ir: ChatRequest): number {
+  if (run.estimate?.model === model) return run.estimate.usd;
   // Reserve for a typical answer, not the (often huge) max_tokens ceiling: the reservation
   // only bounds concurrency; the real cost is settled after the call. Input is the
   // 3.5-characters-per-token approximation for every vendor: it errs high, and a BPE
   // count would cost ~6 µs per request plus 64 MB of tables for a figure that is settled anyway.
   const output = Math.min(ir.maxTokens ?? 1024, 4096);
-  return costOf(model, { inputTokens: estimateTokens(ir, approxTextTokens), outputTokens: output, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  const usd = costOf(model, { inputTokens: estimateTokens(ir, approxTextTokens), outputTokens: output, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  run.estimate = { model, usd };
+  return usd;
 }
 
 async function attemptAll(
@@ -218,7 +225,8 @@ async function attemptAll(
     }
     const rpm = config.limits.rpm[model.id] ?? config.limits.rpmDefault;
     if (rpm > 0) {
-      const d = await deps.rate.acquire(`model:${model.provider}:${model.id}`, rpm);
+      const acquired = deps.rate.acquire(rateKey(model), rpm);
+      const d = acquired instanceof Promise ? await acquired : acquired;
       if (!d.allowed) {
         failures.push({ model, provider: provider.name, status: 429, message: "rate_limit_exceeded", kind: "rate_limited", retryAfter: d.retryAfterSec });
         continue;
@@ -288,6 +296,14 @@ async function attemptAll(
     return await respondJson(deps, call, routing, run, lastAnswer.model, lastAnswer.provider, lastAnswer.res, lastAnswer.text, settle);
   }
   throw finalError(routing, failures, run);
+}
+
+const rateKeys = new WeakMap<ModelInfo, string>();
+/** Built once per catalog entry rather than per request. */
+function rateKey(model: ModelInfo): string {
+  let key = rateKeys.get(model);
+  if (key === undefined) rateKeys.set(model, (key = modelRateKey(model.provider, model.id)));
+  return key;
 }
 
 /** A successful vendor call (failures are logged as `error` events). */
@@ -572,7 +588,7 @@ async function startStream(
   }
   // A stream's real cost is known only at its end: the header carries the pre-call estimate (for a
   // whole answer too, so that the header means the same for every stream).
-  const headers = answerHeaders(client.streamContentType, run, routing, model, provider, estimateCost(model, ir));
+  const headers = answerHeaders(client.streamContentType, run, routing, model, provider, estimateCost(run, model, ir));
   headers["cache-control"] = "no-cache";
   return new Response(primed.body, { status: 200, headers });
 }

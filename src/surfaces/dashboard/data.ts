@@ -1,6 +1,7 @@
 // What the dashboard's JSON endpoints answer. Traffic figures come from the
 // telemetry surface's computations; this module only shapes them per range.
 import type { Relay } from "../../relay.ts";
+import { modelRateKey } from "../../core/limits/rate-limit.ts";
 import type { RunRecord, SeriesBucket } from "../../store/types.ts";
 import { HttpError } from "../http.ts";
 import { health, intParam, savingsSince, statsSince } from "../telemetry/index.ts";
@@ -111,7 +112,7 @@ async function headroom(relay: Relay) {
     // The same key and limit the router's pipeline acquires with.
     const limit = rpm[model] ?? rpmDefault;
     if (limit <= 0) continue;
-    const d = await relay.rate.peek(`model:${provider}:${model}`, limit);
+    const d = await relay.rate.peek(modelRateKey(provider, model), limit);
     rows.push({ model, provider, limit, remaining: d.remaining, resetSec: d.resetSec });
   }
   return rows;
