@@ -96,6 +96,12 @@ class Run {
   rejectedUsage: Usage = emptyUsage();
   rejectedCost = 0;
   upstreamMs = 0;
+  /**
+   * The overhead the run record holds, fixed when the record is made: a stream that arrived whole
+   * builds its headers after the record is acknowledged, and that wait is not Relay's overhead
+   * either (an unstreamed answer builds its headers before it).
+   */
+  loggedOverheadMs?: number;
   /** The pre-call cost estimate and its model: the budget reserves it, a stream's header repeats it. */
   estimate?: { model: ModelInfo; usd: number };
   dropped: string[] = [];
@@ -496,7 +502,7 @@ function answerHeaders(contentType: string, run: Run, routing: Routing, model: M
     "x-svc-fallback-used": String(run.events.some((e) => e.type === "fallback")),
     "x-svc-attempts": String(run.attempts),
     "x-svc-estimated-cost": cost.toFixed(6),
-    "x-svc-overhead-ms": overheadMs(run).toFixed(2),
+    "x-svc-overhead-ms": (run.loggedOverheadMs ?? overheadMs(run)).toFixed(2),
   };
   if (routing.plan.tier) h["x-svc-complexity-tier"] = routing.plan.tier;
   if (routing.plan.reasons.length) h["x-svc-routing-reasons"] = asciiHeader(routing.plan.reasons.join("; ")).slice(0, 512);
@@ -628,6 +634,6 @@ function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord
     metadata: run.metadata,
     sessionKey: run.sessionKey,
     error,
-    overheadMs: hundredths(overheadMs(run)),
+    overheadMs: (run.loggedOverheadMs = hundredths(overheadMs(run))),
   };
 }
