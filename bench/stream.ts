@@ -51,6 +51,7 @@ async function relay(events: Uint8Array[], vendor: Codec): Promise<ReadableStrea
     idleTimeoutMs: 30_000,
     signal: new AbortController().signal,
     abort: () => {},
+    onWait: () => {},
     onStart: () => {},
     onEnd: async (o) => {
       if (o.outcome === "ok") ended++;

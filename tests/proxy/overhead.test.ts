@@ -43,3 +43,13 @@ test("an unstreamed answer reports its overhead without the acknowledgement too"
   expect(header).toBeLessThan(SLOW_ACK_MS);
   expect(Math.abs(header - logged)).toBeLessThan(SLOW_ACK_MS / 10);
 });
+
+test("a slow stream's overhead leaves out the vendor's time to its first event and between events", async () => {
+  const DELAY_MS = 60;
+  w.openai.enqueue({ text: "one two three four", textChunks: 4, chunkDelayMs: DELAY_MS });
+  const res = await post(w.url, "/v1/chat/completions", chatBody("gpt-4o-mini", "hi", { stream: true }));
+  expect(res.headers.get("content-length")).toBeNull(); // streamed, not whole
+  const { header, logged } = await overheadOf(res);
+  expect(header).toBeLessThan(DELAY_MS);
+  expect(logged).toBeLessThan(DELAY_MS);
+});

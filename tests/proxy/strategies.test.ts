@@ -173,5 +173,7 @@ describe("fallback", () => {
     expect(((await res.json()) as any).choices[0].message.content).toBe("after waiting");
     expect(res.headers.get("x-svc-attempts")).toBe("2");
     expect(w.openai.requests).toHaveLength(2);
+    // The second waited out the vendor's Retry-After: that wait is not Relay's overhead.
+    expect(Number(res.headers.get("x-svc-overhead-ms"))).toBeLessThan(500);
   });
 });

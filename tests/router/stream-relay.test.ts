@@ -80,6 +80,7 @@ function relay(v: Vendor, over: Partial<StreamRelayOptions> = {}) {
       aborts.push(reason);
       v.abort(reason);
     },
+    onWait: () => {},
     onStart: () => {},
     onEnd: async (o) => void ends.push(o),
     ...over,

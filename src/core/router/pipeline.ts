@@ -95,7 +95,11 @@ class Run {
   /** Answers a cascade rejected were still paid for: their usage and cost add to the run's. */
   rejectedUsage: Usage = emptyUsage();
   rejectedCost = 0;
-  upstreamMs = 0;
+  /**
+   * Time spent waiting on others: the vendor (its answer, each chunk of its stream), a client
+   * taking a stream, a vendor's Retry-After. x-svc-overhead-ms is the rest.
+   */
+  waitedMs = 0;
   /**
    * The overhead the run record holds, fixed when the record is made: a stream that arrived whole
    * builds its headers after the record is acknowledged, and that wait is not Relay's overhead
@@ -288,7 +292,9 @@ async function attemptAll(
       const wait = f.retryAfter;
       if (last && !retriedSame && wait !== undefined && wait * 1000 <= config.routing.retryAfterCapMs && !deps.cooldown.isCooledDown(provider.name)) {
         retriedSame = true;
+        const slept = performance.now();
         await Bun.sleep(wait * 1000);
+        run.waitedMs += performance.now() - slept;
         continue;
       }
       if (!last) run.events.push({ type: "fallback", model: routing.candidates[i + 1]!.id, provider: routing.candidates[i + 1]!.provider, reason: cls.reason });
@@ -428,7 +434,7 @@ async function attemptOne(
   try {
     handle = await callUpstream({ url, headers, body }, ac, config.server.upstreamTimeoutMs);
   } catch (e) {
-    run.upstreamMs += performance.now() - t0;
+    run.waitedMs += performance.now() - t0;
     return { kind: "failure", failure: { status: 0, message: describeNetworkError(e), networkError: e } };
   }
   const res = handle.response;
@@ -436,7 +442,7 @@ async function attemptOne(
   if (res.status >= 400 || res.status < 200) {
     const text = await readCapped(res, 1024 * 1024).catch(() => "");
     handle.done();
-    run.upstreamMs += performance.now() - t0;
+    run.waitedMs += performance.now() - t0;
     let parsed: unknown = text;
     try {
       parsed = JSON.parse(text);
@@ -453,7 +459,7 @@ async function attemptOne(
       return { kind: "failure", failure: { status: 502, message: "vendor sent an empty stream" } };
     }
     handle.done(); // the stream relay's idle timer takes over
-    run.upstreamMs += performance.now() - t0;
+    run.waitedMs += performance.now() - t0;
     return { kind: "response", stream: true, body: res.body, handle, passthrough, vendor };
   }
   let text: string;
@@ -461,11 +467,11 @@ async function attemptOne(
     text = await readCapped(res, MAX_VENDOR_BODY);
   } catch (e) {
     handle.done();
-    run.upstreamMs += performance.now() - t0;
+    run.waitedMs += performance.now() - t0;
     return { kind: "failure", failure: { status: 502, message: `vendor response unreadable: ${describeNetworkError(e)}`, networkError: e } };
   }
   handle.done();
-  run.upstreamMs += performance.now() - t0;
+  run.waitedMs += performance.now() - t0;
   let decoded: ChatResponse;
   try {
     decoded = vendor.decodeResponse(JSON.parse(text));
@@ -513,7 +519,7 @@ function answerHeaders(contentType: string, run: Run, routing: Routing, model: M
 }
 
 const asciiHeader = (s: string) => (NON_PRINTABLE.test(s) ? s.replace(NON_PRINTABLE_ALL, "?") : s);
-const overheadMs = (run: Run) => Math.max(0, performance.now() - run.call.start - run.upstreamMs);
+const overheadMs = (run: Run) => Math.max(0, performance.now() - run.call.start - run.waitedMs);
 /** Durations are logged to 0.01 ms: a local answer often takes under a millisecond, which whole ms would log as 0. */
 const hundredths = (ms: number): number => Math.round(ms * 100) / 100;
 
@@ -571,6 +577,7 @@ async function startStream(
     idleTimeoutMs: config.server.streamIdleTimeoutMs,
     signal,
     abort: (reason) => outcome.handle.abort(reason),
+    onWait: (ms) => void (run.waitedMs += ms),
     // Before onEnd: a whole answer's run is logged while priming.
     onStart: () => {
       deps.cooldown.recordSuccess(provider.name);

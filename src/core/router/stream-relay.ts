@@ -42,6 +42,8 @@ export interface StreamRelayOptions {
   idleTimeoutMs: number;
   /** The vendor call's signal: aborted when the client leaves or its session is killed (see RequestScope), and by `abort`. */
   signal: AbortSignal;
+  /** Time spent waiting for the vendor's next chunk or for the client to take the last: not Relay's overhead. */
+  onWait(ms: number): void;
   /** Abort the vendor call (client went away, idle timeout). */
   abort(reason: unknown): void;
   /** Called once priming succeeded: the attempt has an answer (before onEnd, even for a whole answer). */
@@ -119,6 +121,8 @@ class Relay {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** A vendor read is pending: only then does the idle timer count (a slow client is not an idle vendor). */
   private waiting = false;
+  /** When the pending vendor read started. */
+  private readStart = 0;
   private idleReason: string | undefined;
   private clientGone = false;
   /** A read started while waiting for the end (see awaitEnd) that the pump takes over. */
@@ -181,7 +185,7 @@ class Relay {
 
   /** A read made before the client has a byte: its chunk joins `pending`; returns its client text. */
   private hold(result: ReadResult, pending: Uint8Array[]): string {
-    this.waiting = false;
+    this.received();
     if (result.done) {
       this.ended = true;
       return this.feed(null);
@@ -231,12 +235,16 @@ class Relay {
       // Cancelled by the client (checked after each wait): the run is recorded, and nobody is listening any more.
       while (!this.clientGone) {
         const { done, value } = await this.read();
-        this.waiting = false;
+        this.received();
         if (this.clientGone) return;
         if (done) return await this.closeOut(controller, this.feed(null));
         const text = this.feed(value);
         const full = write(controller, this.opts.passthrough ? value : text);
-        if (full) await full;
+        if (full) {
+          const since = performance.now();
+          await full;
+          this.opts.onWait(performance.now() - since);
+        }
       }
     } catch (e) {
       await this.fail(controller, e);
@@ -251,9 +259,16 @@ class Relay {
     this.waiting = true;
     if (this.idleTimer) this.idleTimer.refresh();
     else this.idleTimer = setTimeout(() => this.onIdle(), this.opts.idleTimeoutMs);
-    const next = this.inFlight ?? this.reader.read();
+    // A read taken over from awaitEnd started when awaitEnd made it.
+    const next = this.inFlight ?? ((this.readStart = performance.now()), this.reader.read());
     this.inFlight = undefined;
     return next;
+  }
+
+  /** A vendor read settled: the idle timer stops counting, and the wait was the vendor's. */
+  private received(): void {
+    this.waiting = false;
+    this.opts.onWait(performance.now() - this.readStart);
   }
 
   /** The timer ran out: the vendor was silent for the whole timeout only if a read is still pending. */
