@@ -173,4 +173,38 @@ describe("sqlite run-log journal", () => {
       await store.close();
     }
   }, 20_000);
+
+  test("while commits keep failing, the backlog stops at 50,000 rows with the commit's error; once they succeed, nothing was lost", async () => {
+    const store = await openStore({ driver: "sqlite", path: dbPath });
+    const other = new Database(dbPath);
+    try {
+      // A failing disk, immediately: every insert into runs aborts (the writer's connection sees the new schema).
+      other.run("CREATE TRIGGER fail_commits BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END");
+      const BATCH = 5_000;
+      let accepted = 0;
+      let refused: Error | undefined;
+      while (!refused && accepted <= 60_000) {
+        const batch = Array.from({ length: BATCH }, (_, j) => run(`req_${String(accepted + j).padStart(6, "0")}`));
+        refused = await store.insertRuns(batch).then(
+          () => void (accepted += BATCH),
+          (e: Error) => e,
+        );
+      }
+      expect(accepted).toBe(50_000);
+      expect(refused?.message).toMatch(/run log commit failed: disk I\/O error \(test\)/);
+      expect(tableIds()).toHaveLength(0);
+
+      // The disk recovers: the writer's own retry commits the backlog, with no read to force it.
+      other.run("DROP TRIGGER fail_commits");
+      const deadline = Date.now() + 10_000;
+      while (tableIds().length < 50_000 && Date.now() < deadline) await Bun.sleep(50);
+      const ids = tableIds();
+      expect(ids).toHaveLength(50_000);
+      expect([ids[0], ids.at(-1)]).toEqual(["req_000000", "req_049999"]);
+      await store.insertRuns([run("req_after")]);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  }, 30_000);
 });
