@@ -10,6 +10,8 @@ export interface RequestInfo {
   id: string;
   /** performance.now() at arrival. */
   start: number;
+  /** Date.now() at arrival: the time in the id, and the run's timestamp. */
+  at: number;
 }
 
 const info = new WeakMap<Request, RequestInfo>();
@@ -18,7 +20,8 @@ const info = new WeakMap<Request, RequestInfo>();
 export function requestInfo(request: Request): RequestInfo {
   let i = info.get(request);
   if (!i) {
-    i = { id: newRequestId(), start: performance.now() };
+    const at = Date.now();
+    i = { id: newRequestId(at), start: performance.now(), at };
     info.set(request, i);
   }
   return i;

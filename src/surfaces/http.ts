@@ -48,21 +48,24 @@ function randomChars(n: number): string {
 }
 
 /**
- * `req_` + 9 base-36 characters of the time in ms + 11 random ones (57 bits).
- * Time first keeps the run log's primary-key index append-only: random keys
- * scatter every insert across the whole b-tree (measured: 2-3x the cost per row).
+ * `req_` + 9 base-36 characters of `now` (ms) + 3 of a counter within that millisecond + 11 random
+ * ones (57 bits). Time first keeps the run log's primary-key index append-only: random keys scatter
+ * every insert across the whole b-tree (measured: 2-3x the cost per row). The counter keeps one
+ * process's ids in arrival order within a millisecond, so the run log's newest-first order (its time,
+ * then its id) is the order requests arrived.
  */
-export function newRequestId(): string {
-  const now = Date.now();
+export function newRequestId(now = Date.now()): string {
   if (now !== idMs) {
     idMs = now;
     idPrefix = `req_${now.toString(36).padStart(9, "0")}`;
+    idSeq = 0;
   }
-  return idPrefix + randomChars(11);
+  return idPrefix + (idSeq++).toString(36).padStart(3, "0") + randomChars(11);
 }
 
 let idMs = 0;
 let idPrefix = "";
+let idSeq = 0;
 
 const ANTHROPIC_TYPES: Record<number, string> = {
   400: "invalid_request_error",

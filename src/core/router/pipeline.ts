@@ -25,6 +25,8 @@ export interface ChatCall {
   requestId: string;
   /** performance.now() when the request arrived. */
   start: number;
+  /** Date.now() when the request arrived (the time in its id): the run's timestamp. */
+  at: number;
   clientFormat: Extract<WireFormat, "openai" | "anthropic">;
   body: Record<string, unknown>;
   rawBody: string;
@@ -618,7 +620,7 @@ function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord
   const usage = addUsage(run.usage, run.rejectedUsage);
   return {
     id: call.requestId,
-    ts: Date.now() - Math.round(performance.now() - call.start),
+    ts: call.at,
     latencyMs: hundredths(performance.now() - call.start),
     requestedModel: run.requestedModel,
     routedModel: run.routed?.id ?? "",

@@ -34,7 +34,7 @@ async function chat(relay: Relay, request: Request, clientFormat: ChatCall["clie
   try {
     const rawBody = await readBody(request, relay.config().server.bodyLimitBytes);
     const body = parseJsonObject(rawBody);
-    return await handleChat(relay, { request, requestId: ri.id, start: ri.start, clientFormat, body, rawBody });
+    return await handleChat(relay, { request, requestId: ri.id, start: ri.start, at: ri.at, clientFormat, body, rawBody });
   } catch (e) {
     if (e instanceof HttpError) return errorResponse(e, ri.id, clientFormat === "anthropic" ? "anthropic" : "openai");
     throw e;
