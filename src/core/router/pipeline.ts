@@ -182,7 +182,9 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
       (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
     }
     if (!config.telemetry.enabled) return Promise.resolve();
-    return deps.writer.write(toRecord(run, routing, status, outcome, cost, error));
+    const record = toRecord(run, routing, status, outcome, cost, error);
+    run.loggedOverheadMs = record.overheadMs;
+    return deps.writer.write(record);
   };
 
   try {
@@ -643,6 +645,6 @@ function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord
     metadata: run.metadata,
     sessionKey: run.sessionKey,
     error,
-    overheadMs: (run.loggedOverheadMs = hundredths(overheadMs(run))),
+    overheadMs: hundredths(overheadMs(run)),
   };
 }
