@@ -132,7 +132,7 @@ export const ConfigSchema = T.Object(
         enabled: T.Boolean({ default: true, description: "log every request to the store" }),
         baselineModel: T.String({ default: "claude-opus-4-5", description: "model savings are measured against" }),
         retentionDays: T.Integer({ minimum: 1, default: 30, description: "runs older than this are pruned" }),
-        durableWaitMs: T.Integer({ minimum: 0, default: 1_000, description: "longest a response waits for its run record to be committed" }),
+        durableWaitMs: T.Integer({ minimum: 0, default: 1_000, description: "longest a response waits for its run record to be committed; 0 = answer without waiting (a crash can then lose runs already answered)" }),
       },
       { default: {}, additionalProperties: false },
     ),

@@ -241,4 +241,34 @@ describe("RunWriter durability", () => {
     await writer.close();
     expect(await store.getRun(rec.id)).toBeDefined();
   });
+
+  // telemetry.durableWaitMs is "the longest a response waits": the bound must hold to the
+  // millisecond scale, not to the next retry sweep (250 ms by default).
+  test("with the default sweep, a hanging store holds the caller for maxWaitMs, not until the next sweep", async () => {
+    let release!: () => void;
+    const hanging: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => store.insertRuns(records)) };
+    const writer = new RunWriter(hanging, { maxWaitMs: 30 });
+    const t0 = performance.now();
+    await writer.write(run());
+    const waited = performance.now() - t0;
+    expect(waited).toBeGreaterThanOrEqual(29);
+    expect(waited).toBeLessThan(200);
+    release();
+    await writer.close();
+  });
+
+  test("maxWaitMs 0: write() does not wait for the commit, and the record is still written", async () => {
+    let release!: () => void;
+    const hanging: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => store.insertRuns(records)) };
+    const writer = new RunWriter(hanging, { maxWaitMs: 0 });
+    const rec = run();
+    let resolved = false;
+    void writer.write(rec).then(() => (resolved = true));
+    await Bun.sleep(20);
+    expect(resolved).toBe(true);
+    expect(writer.pending).toBe(1);
+    release();
+    await writer.close();
+    expect(await store.getRun(rec.id)).toBeDefined();
+  });
 });

@@ -21,7 +21,7 @@ export interface RunWriterOptions {
   flushIntervalMs?: number;
   /** Minimum spacing of commits under load (default 0: the next batch goes as soon as the last commit returns). */
   groupCommitMs?: number;
-  /** Longest a write() promise stays pending before it resolves anyway (default 1,000 ms). */
+  /** Longest a write() promise stays pending before it resolves anyway (default 1,000 ms; 0: it does not wait for the commit). */
   maxWaitMs?: number;
   maxQueue?: number;
   onError?(err: unknown): void;
@@ -51,6 +51,10 @@ class Group {
   }
 }
 
+/** The group of every record written while maxWaitMs is 0: its writers do not wait. */
+const NO_WAIT = new Group(0);
+NO_WAIT.settle();
+
 export class RunWriter {
   /** written: records stored; failed: insert attempts that failed (their records are retried); dropped: records discarded on overflow. */
   readonly stats = { written: 0, failed: 0, dropped: 0 };
@@ -60,8 +64,10 @@ export class RunWriter {
   private queueGroups: Group[] = [];
   /** The group new writes join; closed once a drain starts, so a group never waits on later records. */
   private openGroup: Group | undefined;
-  /** Groups not yet settled, oldest first, for the deadline sweep. */
+  /** Groups not yet settled, oldest first, for the deadline timer. */
   private waiting: Group[] = [];
+  /** Armed for the oldest waiting group's deadline; at most one, so under load it fires about once per maxWaitMs. */
+  private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   private lastCommit = 0;
   private inFlight = 0;
   private draining: Promise<void> | undefined;
@@ -89,10 +95,7 @@ export class RunWriter {
     this.maxWaitMs = opts.maxWaitMs ?? 1_000;
     this.maxQueue = opts.maxQueue ?? 100_000;
     this.onError = opts.onError ?? ((err) => console.error("run writer:", err));
-    this.timer = setInterval(() => {
-      this.expireWaiters();
-      this.kick();
-    }, this.flushIntervalMs);
+    this.timer = setInterval(() => this.kick(), this.flushIntervalMs);
     // Telemetry must never keep the process alive on its own.
     this.timer.unref();
   }
@@ -109,9 +112,11 @@ export class RunWriter {
   write(rec: RunRecord): Promise<void> {
     let group = this.openGroup;
     // A group already settled (its records dropped, or its wait expired) must not answer for new records.
-    if (!group || group.settled) {
+    if (this.maxWaitMs <= 0) group = NO_WAIT;
+    else if (!group || group.settled) {
       group = this.openGroup = new Group(Date.now() + this.maxWaitMs);
       this.waiting.push(group);
+      this.armDeadline();
     }
     group.remaining++;
     this.queue.push(rec);
@@ -150,6 +155,7 @@ export class RunWriter {
       await this.flush();
     } finally {
       clearInterval(this.timer);
+      clearTimeout(this.deadlineTimer);
     }
   }
 
@@ -215,6 +221,17 @@ export class RunWriter {
     const now = Date.now();
     for (const g of this.waiting) if (g.deadline <= now) g.settle();
     this.waiting = this.waiting.filter((g) => !g.settled);
+  }
+
+  private armDeadline(): void {
+    if (this.deadlineTimer || this.waiting.length === 0) return;
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = undefined;
+      this.expireWaiters();
+      this.armDeadline();
+    }, Math.max(0, this.waiting[0]!.deadline - Date.now()));
+    // A response waiting on its record keeps the process alive, not this timer.
+    this.deadlineTimer.unref();
   }
 
   private report(err: unknown): void {
