@@ -4,7 +4,8 @@
 // CPU each process spent per request, read from /proc before and after a
 // fixed wrk run. Throughput on a shared 2-core machine is set by the sum of
 // these, so this says where Relay's extra cost is (request thread, writer
-// thread, Bun's own threads) and whether the machine was saturated.
+// thread, Bun's own threads) and whether the machine was saturated. The
+// harness row is this process, which must stay near 0 in both columns.
 // Linux only (/proc).
 //   bun bench/cpu.ts [--cases a,b,c,d] [--seconds 5] [--connections 50]
 import { parseArgs } from "node:util";
@@ -54,8 +55,8 @@ try {
   await checkCases(cases, stack);
   for (const c of cases) {
     const vendorPid = stack.vendors[c.vendor].child.pid;
-    await measure(`${c.id} floor`, stack.floors[c.vendor].url, c.floor, { vendor: vendorPid, proxy: stack.floors[c.vendor].child.pid });
-    await measure(`${c.id} relay`, stack.relay.url, c.relay, { vendor: vendorPid, proxy: stack.relay.child.pid });
+    await measure(`${c.id} floor`, stack.floors[c.vendor].url, c.floor, { vendor: vendorPid, proxy: stack.floors[c.vendor].child.pid, harness: process.pid });
+    await measure(`${c.id} relay`, stack.relay.url, c.relay, { vendor: vendorPid, proxy: stack.relay.child.pid, harness: process.pid });
   }
 } finally {
   await stack.stop();
