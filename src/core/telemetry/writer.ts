@@ -230,7 +230,7 @@ export class RunWriter {
       this.expireWaiters();
       this.armDeadline();
     }, Math.max(0, this.waiting[0]!.deadline - Date.now()));
-    // A response waiting on its record keeps the process alive, not this timer.
+    // Like the retry timer: telemetry must never keep the process alive on its own.
     this.deadlineTimer.unref();
   }
 
