@@ -32,6 +32,13 @@ function run(): RunRecord {
   };
 }
 
+/** Wraps a RunLog: each commit waits until release() is called (which lets the latest one go on). */
+function heldUntilReleased(log: RunLog) {
+  let release = () => {};
+  const held: RunLog = { ...log, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => log.insertRuns(records)) };
+  return { log: held, release: () => release() };
+}
+
 /** Wraps a RunLog: records batch sizes, tracks overlap, fails the first `failFirst` calls. */
 function instrumented(log: RunLog, failFirst = 0) {
   const spy = { batches: [] as number[], calls: 0, active: 0, maxActive: 0 };
@@ -230,8 +237,7 @@ describe("RunWriter durability", () => {
   });
 
   test("a store that hangs does not hold the caller past maxWaitMs; the record stays queued", async () => {
-    let release!: () => void;
-    const hanging: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => store.insertRuns(records)) };
+    const { log: hanging, release } = heldUntilReleased(store);
     const writer = new RunWriter(hanging, { maxWaitMs: 100, flushIntervalMs: 20 });
     const rec = run();
     await writer.write(rec); // resolves through the wait bound, not the commit
@@ -245,8 +251,7 @@ describe("RunWriter durability", () => {
   // telemetry.durableWaitMs is "the longest a response waits": the bound must hold to the
   // millisecond scale, not to the next retry sweep (250 ms by default).
   test("with the default sweep, a hanging store holds the caller for maxWaitMs, not until the next sweep", async () => {
-    let release!: () => void;
-    const hanging: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => store.insertRuns(records)) };
+    const { log: hanging, release } = heldUntilReleased(store);
     const writer = new RunWriter(hanging, { maxWaitMs: 30 });
     const t0 = performance.now();
     await writer.write(run());
@@ -258,8 +263,7 @@ describe("RunWriter durability", () => {
   });
 
   test("maxWaitMs 0: write() does not wait for the commit, and the record is still written", async () => {
-    let release!: () => void;
-    const hanging: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => (release = r)).then(() => store.insertRuns(records)) };
+    const { log: hanging, release } = heldUntilReleased(store);
     const writer = new RunWriter(hanging, { maxWaitMs: 0 });
     const rec = run();
     let resolved = false;
