@@ -1,0 +1,60 @@
+// What Relay's request thread allocates per request, by JavaScriptCore cell
+// type, counted rather than timed: the in-process stack of request-path.ts
+// (bench/lib/in-process.ts), a full collection, then a window of requests too
+// short for the collector to run, and the heap's object counts before and after
+// (dead cells stay counted until the collector runs). Counts are deterministic
+// where timings on this machine are not, so a change that removes a closure or
+// a promise per request shows here exactly. The figures include the bench's own
+// share: per request one Request, one Headers and one Response for the vendor's
+// answer, and the async frame and promises of its loop.
+//   bun bench/alloc.ts [--model svc:auto] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic] [--window 300] [--rounds 10]
+import { fullGC, heapStats } from "bun:jsc";
+import { parseArgs } from "node:util";
+import { startInProcess } from "./lib/in-process.ts";
+
+const { values } = parseArgs({
+  options: {
+    model: { type: "string" },
+    "no-telemetry": { type: "boolean", default: false },
+    "no-limits": { type: "boolean", default: false },
+    stream: { type: "boolean", default: false },
+    vendor: { type: "string", default: "openai" },
+    window: { type: "string", default: "300" },
+    rounds: { type: "string", default: "10" },
+  },
+});
+const WINDOW = Number(values.window);
+const ROUNDS = Number(values.rounds);
+const relay = await startInProcess({
+  model: values.model,
+  telemetry: !values["no-telemetry"],
+  limits: !values["no-limits"],
+  stream: values.stream,
+  vendor: values.vendor === "anthropic" ? "anthropic" : "openai",
+});
+
+try {
+  await relay.drive(20_000); // JIT warm-up, caches filled
+  const totals = new Map<string, number>();
+  let counted = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    fullGC();
+    const before = heapStats().objectTypeCounts;
+    await relay.drive(WINDOW);
+    const after = heapStats().objectTypeCounts;
+    // Every request makes exactly one Request; fewer new ones means a collection ran inside the window.
+    if ((after.Request ?? 0) - (before.Request ?? 0) !== WINDOW) continue;
+    counted++;
+    for (const [type, n] of Object.entries(after)) totals.set(type, (totals.get(type) ?? 0) + n - (before[type] ?? 0));
+  }
+  if (counted === 0) throw new Error("a collection ran inside every window: try a smaller --window");
+  const rows = [...totals].map(([type, n]) => [type, n / (counted * WINDOW)] as const).filter(([, n]) => n >= 0.05);
+  rows.sort((a, b) => b[1] - a[1]);
+  const label = `${relay.model}${values.stream ? `, streamed from ${values.vendor}` : ""}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}`;
+  console.log(`${label}: cells allocated per request on the request thread (${counted} of ${ROUNDS} windows of ${WINDOW} requests had no collection)`);
+  for (const [type, n] of rows) console.log(`  ${type.padEnd(28)} ${n.toFixed(2).padStart(7)}`);
+  console.log(`  ${"all".padEnd(28)} ${rows.reduce((s, [, n]) => s + n, 0).toFixed(2).padStart(7)}`);
+} finally {
+  await relay.close();
+}
+process.exit(0);
