@@ -7,7 +7,8 @@
 // a promise per request shows here exactly. The figures include the bench's own
 // share: per request one Request, one Headers and one Response for the vendor's
 // answer, and the async frame and promises of its loop.
-//   bun bench/alloc.ts [--model svc:auto] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic] [--window 300] [--rounds 10]
+// --json prints the counts as one JSON object instead (tests/proxy/request-path-allocations.test.ts).
+//   bun bench/alloc.ts [--model svc:auto] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic] [--window 300] [--rounds 10] [--json]
 import { fullGC, heapStats } from "bun:jsc";
 import { parseArgs } from "node:util";
 import { startInProcess } from "./lib/in-process.ts";
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     vendor: { type: "string", default: "openai" },
     window: { type: "string", default: "300" },
     rounds: { type: "string", default: "10" },
+    json: { type: "boolean", default: false },
   },
 });
 const WINDOW = Number(values.window);
@@ -48,13 +50,19 @@ try {
     for (const [type, n] of Object.entries(after)) totals.set(type, (totals.get(type) ?? 0) + n - (before[type] ?? 0));
   }
   if (counted === 0) throw new Error("a collection ran inside every window: try a smaller --window");
-  const rows = [...totals].map(([type, n]) => [type, n / (counted * WINDOW)] as const).filter(([, n]) => n >= 0.05);
+  const perRequest = [...totals].map(([type, n]) => [type, n / (counted * WINDOW)] as const);
+  if (values.json) console.log(JSON.stringify({ windows: counted, perRequest: Object.fromEntries(perRequest) }));
+  else printTable(perRequest, counted);
+} finally {
+  await relay.close();
+}
+process.exit(0);
+
+function printTable(perRequest: ReadonlyArray<readonly [string, number]>, counted: number): void {
+  const rows = perRequest.filter(([, n]) => n >= 0.05);
   rows.sort((a, b) => b[1] - a[1]);
   const label = `${relay.model}${values.stream ? `, streamed from ${values.vendor}` : ""}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}`;
   console.log(`${label}: cells allocated per request on the request thread (${counted} of ${ROUNDS} windows of ${WINDOW} requests had no collection)`);
   for (const [type, n] of rows) console.log(`  ${type.padEnd(28)} ${n.toFixed(2).padStart(7)}`);
   console.log(`  ${"all".padEnd(28)} ${rows.reduce((s, [, n]) => s + n, 0).toFixed(2).padStart(7)}`);
-} finally {
-  await relay.close();
 }
-process.exit(0);
