@@ -7,7 +7,7 @@
 // a promise per request shows here exactly. The figures include the bench's own
 // share: per request one Request, one Headers and one Response for the vendor's
 // answer, and the async frame and promises of its loop.
-// --json prints the counts as one JSON object instead (tests/proxy/request-path-allocations.test.ts).
+// --json prints the counts as one JSON object instead (tests/proxy/request-path-rules.test.ts).
 //   bun bench/alloc.ts [--model svc:auto] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic] [--window 300] [--rounds 10] [--json]
 import { fullGC, heapStats } from "bun:jsc";
 import { parseArgs } from "node:util";
