@@ -11,15 +11,11 @@
 //   bun bench/alloc.ts [--model svc:auto] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic] [--window 300] [--rounds 10] [--json]
 import { fullGC, heapStats } from "bun:jsc";
 import { parseArgs } from "node:util";
-import { startInProcess } from "./lib/in-process.ts";
+import { STACK_FLAGS, stackOptions, startInProcess } from "./lib/in-process.ts";
 
 const { values } = parseArgs({
   options: {
-    model: { type: "string" },
-    "no-telemetry": { type: "boolean", default: false },
-    "no-limits": { type: "boolean", default: false },
-    stream: { type: "boolean", default: false },
-    vendor: { type: "string", default: "openai" },
+    ...STACK_FLAGS,
     window: { type: "string", default: "300" },
     rounds: { type: "string", default: "10" },
     json: { type: "boolean", default: false },
@@ -27,13 +23,7 @@ const { values } = parseArgs({
 });
 const WINDOW = Number(values.window);
 const ROUNDS = Number(values.rounds);
-const relay = await startInProcess({
-  model: values.model,
-  telemetry: !values["no-telemetry"],
-  limits: !values["no-limits"],
-  stream: values.stream,
-  vendor: values.vendor === "anthropic" ? "anthropic" : "openai",
-});
+const relay = await startInProcess(stackOptions(values));
 
 try {
   await relay.drive(20_000); // JIT warm-up, caches filled
@@ -61,8 +51,7 @@ process.exit(0);
 function printTable(perRequest: ReadonlyArray<readonly [string, number]>, counted: number): void {
   const rows = perRequest.filter(([, n]) => n >= 0.05);
   rows.sort((a, b) => b[1] - a[1]);
-  const label = `${relay.model}${values.stream ? `, streamed from ${values.vendor}` : ""}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}`;
-  console.log(`${label}: cells allocated per request on the request thread (${counted} of ${ROUNDS} windows of ${WINDOW} requests had no collection)`);
+  console.log(`${relay.label}: cells allocated per request on the request thread (${counted} of ${ROUNDS} windows of ${WINDOW} requests had no collection)`);
   for (const [type, n] of rows) console.log(`  ${type.padEnd(28)} ${n.toFixed(2).padStart(7)}`);
   console.log(`  ${"all".padEnd(28)} ${rows.reduce((s, [, n]) => s + n, 0).toFixed(2).padStart(7)}`);
 }

@@ -5,17 +5,15 @@
 // storage; the run-log writer thread, which appends each acknowledged run to its journal, must.
 // The access log is not part of this stack: `relay start` writes it to stdout, once per event-loop
 // turn (a pipe to journald under systemd). Linux only.
-//   bun bench/request-io.ts [--requests 2000] [--model svc:auto] [--stream] [--vendor anthropic] [--json]
+//   bun bench/request-io.ts [--requests 2000] [--model svc:auto] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic] [--json]
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startInProcess } from "./lib/in-process.ts";
+import { STACK_FLAGS, stackOptions, startInProcess } from "./lib/in-process.ts";
 
 const { values } = parseArgs({
   options: {
-    model: { type: "string" },
+    ...STACK_FLAGS,
     requests: { type: "string", default: "2000" },
-    stream: { type: "boolean", default: false },
-    vendor: { type: "string", default: "openai" },
     json: { type: "boolean", default: false },
   },
 });
@@ -58,13 +56,7 @@ function counters(io: string): Record<string, number> {
   return out;
 }
 
-const relay = await startInProcess({
-  model: values.model,
-  telemetry: true,
-  limits: true,
-  stream: values.stream,
-  vendor: values.vendor === "anthropic" ? "anthropic" : "openai",
-});
+const relay = await startInProcess(stackOptions(values));
 try {
   await relay.drive(2_000); // start-up writes (the store's files, the catalog) are not the request path's
   const before = threadIo();
@@ -78,7 +70,7 @@ try {
   }
   if (values.json) console.log(JSON.stringify({ requests: REQUESTS, threads }));
   else {
-    console.log(`${relay.model}${values.stream ? `, streamed from ${values.vendor}` : ""}: I/O per thread over ${REQUESTS.toLocaleString("en-US")} requests`);
+    console.log(`${relay.label}: I/O per thread over ${REQUESTS.toLocaleString("en-US")} requests`);
     for (const [name, t] of Object.entries(threads)) {
       if (t.writeCalls || t.storageBytes) console.log(`  ${name.padEnd(16)} ${String(t.writeCalls).padStart(7)} write calls  ${String(t.storageBytes).padStart(9)} bytes to storage`);
     }

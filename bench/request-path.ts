@@ -9,26 +9,16 @@
 //   bun bench/request-path.ts [--model svc:auto] [--requests 100000] [--no-telemetry] [--no-limits] [--stream] [--vendor anthropic]
 import { parseArgs } from "node:util";
 import { mainThread, threadTimes } from "./lib/cpu-time.ts";
-import { startInProcess } from "./lib/in-process.ts";
+import { STACK_FLAGS, stackOptions, startInProcess } from "./lib/in-process.ts";
 
 const { values } = parseArgs({
   options: {
-    model: { type: "string" },
+    ...STACK_FLAGS,
     requests: { type: "string", default: "100000" },
-    "no-telemetry": { type: "boolean", default: false },
-    "no-limits": { type: "boolean", default: false },
-    stream: { type: "boolean", default: false },
-    vendor: { type: "string", default: "openai" },
   },
 });
 const REQUESTS = Number(values.requests);
-const relay = await startInProcess({
-  model: values.model,
-  telemetry: !values["no-telemetry"],
-  limits: !values["no-limits"],
-  stream: values.stream,
-  vendor: values.vendor === "anthropic" ? "anthropic" : "openai",
-});
+const relay = await startInProcess(stackOptions(values));
 
 /** CPU µs of this process's main thread so far. */
 const mainThreadCpuUs = (): number => mainThread(threadTimes(process.pid));
@@ -44,7 +34,7 @@ try {
   const all = process.cpuUsage(all0);
   const allUs = (all.user + all.system) / REQUESTS;
   console.log(
-    `${relay.model}${values.stream ? `, streamed from ${values.vendor}` : ""}${values["no-telemetry"] ? ", telemetry off" : ""}${values["no-limits"] ? ", limits off" : ""}: ` +
+    `${relay.label}: ` +
       `request thread ${mainUs.toFixed(1)} µs CPU per request, all threads ${allUs.toFixed(1)} µs, wall ${wallUs.toFixed(1)} µs (${REQUESTS.toLocaleString("en-US")} requests, 50 at a time)`,
   );
 } finally {

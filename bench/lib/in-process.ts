@@ -22,9 +22,36 @@ export interface InProcessOptions {
   vendor: "openai" | "anthropic";
 }
 
+/** The command-line flags that choose the stack's request path, shared by the in-process benches. */
+export const STACK_FLAGS = {
+  model: { type: "string" },
+  "no-telemetry": { type: "boolean", default: false },
+  "no-limits": { type: "boolean", default: false },
+  stream: { type: "boolean", default: false },
+  vendor: { type: "string", default: "openai" },
+} as const;
+
+interface StackFlagValues {
+  model?: string;
+  "no-telemetry"?: boolean;
+  "no-limits"?: boolean;
+  stream?: boolean;
+  vendor?: string;
+}
+
+export const stackOptions = (v: StackFlagValues): InProcessOptions => ({
+  model: v.model,
+  telemetry: !v["no-telemetry"],
+  limits: !v["no-limits"],
+  stream: Boolean(v.stream),
+  vendor: v.vendor === "anthropic" ? "anthropic" : "openai",
+});
+
 export interface InProcessRelay {
   /** The model requested (defaults to gpt-4o-mini, or claude-haiku-4-5 for the Anthropic vendor). */
   readonly model: string;
+  /** The request path in words, for a bench's output: "gpt-4o-mini, streamed from openai, limits off". */
+  readonly label: string;
   /** Sends `n` requests, 50 at a time; throws on any answer but a 200. */
   drive(n: number): Promise<void>;
   close(): Promise<void>;
@@ -84,8 +111,10 @@ export async function startInProcess(opts: InProcessOptions): Promise<InProcessR
     await res.text();
   }
 
+  const label = `${model}${opts.stream ? `, streamed from ${opts.vendor}` : ""}${opts.telemetry ? "" : ", telemetry off"}${opts.limits ? "" : ", limits off"}`;
   return {
     model,
+    label,
     async drive(n) {
       let started = 0;
       await Promise.all(
