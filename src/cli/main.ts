@@ -9,6 +9,7 @@ import { OPERATOR_COMMANDS } from "./commands/index.ts";
 import { terminalFor } from "./output.ts";
 import { serve } from "./serve.ts";
 import { serviceCommand } from "./service.ts";
+import { writeAllSync } from "../runtime/fs.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -103,7 +104,9 @@ export interface CliIO {
   err(s: string): void;
 }
 
-const stdio: CliIO = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+// Synchronous, and waiting for as long as the reader takes (a pager): a command's output
+// (`relay logs --json | jq`) must arrive whole before the process exits.
+const stdio: CliIO = { out: (s) => void writeAllSync(1, s, Infinity), err: (s) => void writeAllSync(2, s, Infinity) };
 
 /** Run a command; resolves to the process exit code (a server resolves when it has shut down). */
 export async function main(argv: string[], env: Env = process.env, io: CliIO = stdio): Promise<number> {
