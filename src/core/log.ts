@@ -58,7 +58,6 @@ function stdoutSink(): (line: string) => void {
   let backlog: Uint8Array | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let dropped = 0;
-  const encoder = new TextEncoder();
 
   /** Writes what it can; true when nothing is left. */
   const writeOut = (): boolean => {
@@ -68,9 +67,9 @@ function stdoutSink(): (line: string) => void {
       dropped = 0;
     }
     if (pending === "" && backlog === undefined) return true;
-    const fresh = pending === "" ? undefined : encoder.encode(pending);
+    const fresh = pending === "" ? undefined : Buffer.from(pending);
     pending = "";
-    const bytes = backlog === undefined ? fresh! : fresh === undefined ? backlog : concat(backlog, fresh);
+    const bytes = backlog === undefined ? fresh! : fresh === undefined ? backlog : Buffer.concat([backlog, fresh]);
     try {
       const written = writeAvailable(STDOUT_FD, bytes);
       backlog = written < bytes.length ? bytes.subarray(written) : undefined;
@@ -105,11 +104,4 @@ function stdoutSink(): (line: string) => void {
     }
   };
   return stdout;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
