@@ -32,6 +32,11 @@ export async function startFloor(upstream: string, opts: { tap?: boolean } = {})
   return listening(spawnChild(opts.tap ? "tap" : "floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream, ...tap]));
 }
 
+/** The least a gateway with Relay's guarantees does (bench/skeleton.ts), for bench/ceiling.ts. */
+export async function startSkeleton(upstream: string): Promise<Target> {
+  return listening(spawnChild("skeleton", [BUN, join(ROOT, "bench/skeleton.ts"), "--upstream", upstream]));
+}
+
 async function listening(child: Child): Promise<Target> {
   const line = await child.lineWith("LISTENING ", READY_TIMEOUT_MS);
   return { url: line.slice(line.indexOf("LISTENING ") + 10).trim(), child, stop: () => child.stop() };
