@@ -10,8 +10,8 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { CASES, checkOnce } from "./lib/cases.ts";
-import { mainThread, measuredLoad, total } from "./lib/cpu-time.ts";
+import { casesNamed, checkOnce, type Call } from "./lib/cases.ts";
+import { newTally, tallySlice, type Tally } from "./lib/cpu-time.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { startFake, startRelay, type Target } from "./lib/stack.ts";
 import { STREAM_CHUNKS } from "./lib/suite.ts";
@@ -34,45 +34,28 @@ const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = 50;
 
-interface Tally {
-  requests: number;
-  mainUs: number;
-  allUs: number;
-  rps: number[];
-}
-
-async function slice(target: Target, call: (typeof CASES)["a"]["relay"], tally: Tally): Promise<void> {
-  const spec = { url: target.url + call.path, body: call.body, headers: call.headers, connections: CONNECTIONS };
-  const { result: r, spent } = await measuredLoad(spec, 1, SECONDS, [target.child.pid]);
-  if (r.errors) throw new Error(`${r.errors} error answers from ${target.url}: figures would be meaningless`);
-  const d = spent[0]!;
-  tally.requests += r.requests;
-  tally.mainUs += mainThread(d);
-  tally.allUs += total(d);
-  tally.rps.push(r.rps);
-}
+const slice = (target: Target, call: Call, tally: Tally): Promise<void> =>
+  tallySlice(tally, { url: target.url + call.path, body: call.body, headers: call.headers, connections: CONNECTIONS }, 1, SECONDS, target.child.pid);
 
 const perRequest = (t: Tally) => `main ${(t.mainUs / t.requests).toFixed(1)} µs, all threads ${(t.allUs / t.requests).toFixed(1)} µs per request`;
 
 assertWrkInstalled();
 stopAllOnSignals();
 try {
-  for (const id of values.cases.split(",").map((s) => s.trim()) as Array<keyof typeof CASES>) {
-    const c = CASES[id];
-    if (!c) throw new Error(`unknown case ${id}`);
+  for (const c of casesNamed(values.cases)) {
     const vendor = await startFake(c.vendor, { chunks: STREAM_CHUNKS });
     const [mine, theirs] = await Promise.all([startRelay({ openai: vendor.url, anthropic: vendor.url }), startRelay({ openai: vendor.url, anthropic: vendor.url, root: base })]);
     try {
-      await checkOnce(mine.url, c.relay, `case ${id} via this checkout`);
-      await checkOnce(theirs.url, c.relay, `case ${id} via ${base}`);
-      const now: Tally = { requests: 0, mainUs: 0, allUs: 0, rps: [] };
-      const was: Tally = { requests: 0, mainUs: 0, allUs: 0, rps: [] };
+      await checkOnce(mine.url, c.relay, `case ${c.id} via this checkout`);
+      await checkOnce(theirs.url, c.relay, `case ${c.id} via ${base}`);
+      const now = newTally();
+      const was = newTally();
       for (let i = 0; i < ROUNDS; i++) {
         await slice(theirs, c.relay, was);
         await slice(mine, c.relay, now);
       }
       const ratios = now.rps.map((v, i) => v / was.rps[i]!).sort((a, b) => a - b);
-      console.log(`${id}. ${c.title}: this/base throughput, median of ${ROUNDS} paired rounds ${ratios[(ratios.length - 1) >> 1]!.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(" ")})`);
+      console.log(`${c.id}. ${c.title}: this/base throughput, median of ${ROUNDS} paired rounds ${ratios[(ratios.length - 1) >> 1]!.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(" ")})`);
       console.log(`   base: ${perRequest(was)}`);
       console.log(`   this: ${perRequest(now)}`);
     } finally {

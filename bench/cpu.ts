@@ -9,7 +9,7 @@
 // Linux only (/proc).
 //   bun bench/cpu.ts [--cases a,b,c,d] [--seconds 5] [--connections 50]
 import { parseArgs } from "node:util";
-import { CASES, type Call, type RatioCase } from "./lib/cases.ts";
+import { casesNamed, type Call } from "./lib/cases.ts";
 import { measuredLoad, total } from "./lib/cpu-time.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { checkCases, startInstantStack } from "./lib/suite.ts";
@@ -48,10 +48,9 @@ async function measure(label: string, base: string, call: Call, pids: Record<str
 
 assertWrkInstalled();
 stopAllOnSignals();
-const selected = values.cases.split(",").map((s) => s.trim()) as Array<keyof typeof CASES>;
 const stack = await startInstantStack();
 try {
-  const cases: RatioCase[] = selected.map((id) => CASES[id]);
+  const cases = casesNamed(values.cases);
   await checkCases(cases, stack);
   for (const c of cases) {
     const vendorPid = stack.vendors[c.vendor].child.pid;

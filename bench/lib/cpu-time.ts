@@ -34,17 +34,38 @@ export const total = (m: Map<string, number>): number => [...m.values()].reduce(
 /** The main (JavaScript) thread of a Bun process: the thread named after the executable. */
 export const mainThread = (m: Map<string, number>): number => m.get("bun") ?? m.get("bun.exe") ?? 0;
 
-/** A warm-up run, then a measured one, with the CPU each listed process spent during the measured run (per thread). */
+/** A warm-up run (none if warmSec is 0), then a measured one, with the CPU each listed process spent during the measured run (per thread). */
 export async function measuredLoad(
   spec: Omit<LoadSpec, "durationSec">,
   warmSec: number,
   durationSec: number,
   pids: number[],
 ): Promise<{ result: LoadResult; wallUs: number; spent: Array<Map<string, number>> }> {
-  await runWrk({ ...spec, durationSec: warmSec });
+  if (warmSec > 0) await runWrk({ ...spec, durationSec: warmSec });
   const before = pids.map(threadTimes);
   const wall0 = performance.now();
   const result = await runWrk({ ...spec, durationSec });
   const wallUs = (performance.now() - wall0) * 1000;
   return { result, wallUs, spent: pids.map((pid, i) => spent(threadTimes(pid), before[i]!)) };
+}
+
+/** One process's throughput and CPU over a series of measured slices (bench/ab.ts, bench/ceiling.ts). */
+export interface Tally {
+  requests: number;
+  mainUs: number;
+  allUs: number;
+  rps: number[];
+}
+
+export const newTally = (): Tally => ({ requests: 0, mainUs: 0, allUs: 0, rps: [] });
+
+/** Measures one slice against one process (see measuredLoad) and adds it to its tally; any error answer throws. */
+export async function tallySlice(tally: Tally, spec: Omit<LoadSpec, "durationSec">, warmSec: number, durationSec: number, pid: number): Promise<void> {
+  const { result: r, spent } = await measuredLoad(spec, warmSec, durationSec, [pid]);
+  if (r.errors) throw new Error(`${r.errors} error answers from ${spec.url}: figures would be meaningless`);
+  const d = spent[0]!;
+  tally.requests += r.requests;
+  tally.mainUs += mainThread(d);
+  tally.allUs += total(d);
+  tally.rps.push(r.rps);
 }
