@@ -65,7 +65,6 @@ export const CASES: Record<"a" | "b" | "c" | "d", RatioCase> = {
   },
 };
 
-/** Sends one request and throws, with the answer, unless it is a 200 of the expected shape. */
 /** The cases a comma-separated `--cases` value names, in its order; an unknown name throws. */
 export function casesNamed(list: string): RatioCase[] {
   return list.split(",").map((name) => {
@@ -75,6 +74,7 @@ export function casesNamed(list: string): RatioCase[] {
   });
 }
 
+/** Sends one request and throws, with the answer, unless it is a 200 of the expected shape. */
 export async function checkOnce(base: string, call: Call, label: string): Promise<void> {
   const res = await fetch(base + call.path, { method: "POST", headers: { "content-type": "application/json", ...call.headers }, body: call.body });
   const text = await res.text();
