@@ -2,8 +2,8 @@
 // `svc:fast`, `svc:best` and `svc:cheap` pin the choice without scoring.
 
 import { definePlugin } from "../../plugin/api.ts";
-import type { ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
-import { covers, DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, usableModels, type Need } from "./candidates.ts";
+import type { CatalogView, ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
+import { covers, DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, type Need } from "./candidates.ts";
 import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
 import { oncePer } from "../once-per.ts";
 
@@ -76,14 +76,43 @@ const routableIndex = (ctx: StrategyContext): RoutableIndex => indexFor(ctx.cata
 
 const usable = (model: ModelInfo, needs: Need[], ctx: StrategyContext): boolean => ctx.isAvailable(model) && covers(model, needs);
 
+/**
+ * Each tier's candidates before availability and capabilities are checked: its configured model,
+ * the next tier's, then the other routable models hinted at the tier; each once. They depend only
+ * on the options and the catalog, so they are built once per pair and a plan only filters them.
+ */
+type TierLists = Record<Tier, Routable[]>;
+
+function buildTierLists(opts: ComplexityOptions, catalog: CatalogView): TierLists {
+  const index = indexFor(catalog.routableModels());
+  const listFor = (tier: Tier): Routable[] => {
+    const next = TIERS[TIERS.indexOf(tier) + 1];
+    const list: Routable[] = [];
+    for (const name of next ? [opts.tiers[tier], opts.tiers[next]] : [opts.tiers[tier]]) {
+      const model = catalog.resolve(name);
+      if (model) list.push({ model, ref: modelRef(model) });
+    }
+    list.push(...index.byTier[tier]);
+    return list.filter((r, i) => list.findIndex((o) => o.ref === r.ref) === i);
+  };
+  return { simple: listFor("simple"), moderate: listFor("moderate"), complex: listFor("complex") };
+}
+
+// Per options object, rebuilt when the catalog's routable array is replaced (a changed catalog
+// replaces it, and with it what configured names resolve to).
+const tierListCache = new WeakMap<ComplexityOptions, { routable: readonly ModelInfo[]; lists: TierLists }>();
+
+function tierLists(opts: ComplexityOptions, catalog: CatalogView): TierLists {
+  const routable = catalog.routableModels();
+  let cached = tierListCache.get(opts);
+  if (cached?.routable !== routable) tierListCache.set(opts, (cached = { routable, lists: buildTierLists(opts, catalog) }));
+  return cached.lists;
+}
+
 /** The tier's configured model, the next tier up, then other routable models hinted at this tier. */
 function tierCandidates(tier: Tier, opts: ComplexityOptions, needs: Need[], ctx: StrategyContext): string[] {
-  const next = TIERS[TIERS.indexOf(tier) + 1];
-  const configured = next ? [opts.tiers[tier], opts.tiers[next]] : [opts.tiers[tier]];
-  const refs = usableModels(configured, needs, ctx.catalog, ctx.isAvailable).map(modelRef);
-  for (const { model, ref } of routableIndex(ctx).byTier[tier]) {
-    if (!refs.includes(ref) && usable(model, needs, ctx)) refs.push(ref);
-  }
+  const refs: string[] = [];
+  for (const { model, ref } of tierLists(opts, ctx.catalog)[tier]) if (usable(model, needs, ctx)) refs.push(ref);
   return refs;
 }
 
