@@ -1,11 +1,12 @@
 // Complexity scorer: a pure, cheap heuristic that maps a request to a model tier.
 // It runs on every `svc:auto` call, so it avoids per-call allocation of regexes,
-// scans each text once with a single combined pattern and caps how much it reads.
+// scans each text once for its cue words (cues.ts) and caps how much it reads.
 // The latest human turn carries most of the weight: agent clients (Claude Code,
 // Cursor...) resend a huge system prompt and dozens of tool definitions on every
 // call, and those say nothing about how hard the current question is.
 
 import type { ChatRequest, ContentBlock, Message, Tier } from "../../plugin/api.ts";
+import { ASK, BREVITY, CODE_TASK, COMPOSE, countCues, CUE_COUNT, DESIGN, FENCE, LONG_OUTPUT, MATH, PROOF, REASON, STACK, STEP, SYNTAX } from "./cues.ts";
 
 export interface Thresholds {
   /** Score at or above which a request is `moderate`. */
@@ -39,98 +40,10 @@ const HISTORY_SCAN = 2_000;
 const HISTORY_PER_MESSAGE = 400;
 const CHARS_PER_TOKEN = 4;
 
-// Cue groups, in the order of the capture groups of CUE_PATTERN. At one position the
-// first matching group wins, so specific groups (design, proof) precede generic ones (ask).
-const FENCE = 0;
-const SYNTAX = 1;
-const STACK = 2;
-const CODE_TASK = 3;
-const DESIGN = 4;
-const PROOF = 5;
-const MATH = 6;
-const REASON = 7;
-const LONG_OUTPUT = 8;
-const BREVITY = 9;
-const STEP = 10;
-const COMPOSE = 11;
-const ASK = 12;
-const CUE_COUNT = 13;
-
-/** The cue alternation: each match lands in exactly one capture group. */
-const CUE_SOURCE = [
-  /(```|~~~)/,
-  /(=>|->|::|!==?|===?|&&|\|\||\b(?:def|fn|func|function|class|const|let|var|import|return|async|await|struct|impl|public|private|static|void|null|nil|None|self|this)\b|[{};]$)/,
-  /(Traceback \(most recent call last\)|^\s+at \S+ \(|\b\w*(?:Error|Exception):|panicked at|Segmentation fault|\bFAILED\b)/,
-  /\b(bugs?|fix\w*|crash\w*|failing|debug\w*|refactor\w*|implement\w*|compiles?|compiler|unit tests?|regex|endpoint|stack trace|segfault|memory leak|typescript|python|javascript|rust|golang|sql|bash|script|functions?|methods?|api)\b/,
-  /\b(architect\w*|system design|(?:re)?design(?:ing|ed)?|scalab\w+|scaling|distributed|microservices?|multi-tenant|migrat\w+|concurren\w+|race conditions?|deadlocks?|thread[- ]safe\w*|lock-free|trade-?offs?|multi-file|across (?:the|our|this|all) (?:codebase|repo\w*|services?)|end-to-end|fault[- ]toleran\w+|fault injection|consistency|consensus|replicat\w+|sharding|idempoten\w+|bounded contexts?|backward[- ]compatib\w+|(?:without|zero)[- ]downtime|state machine|invariants?|throughput|p99|latency|key rotation)\b/,
-  /\b(prove|proofs?|derive|derivation|theorem|lemma|corollary|rigorous\w*|induction|bijection|isomorph\w*)\b/,
-  /\b(integral|integrate|derivative|differential|eigen\w*|matri(?:x|ces)|converge\w*|diverge\w*|probability|expected value|variance|optimi[sz]\w*|asymptotic\w*|big-?o|recurrence|polynomial|irrational|closed[- ]form|equations?)\b|([∑∫√∀∃≤≥≠∞∂]|\\(?:frac|sum|int|sqrt)\b|\^\d|\b[fg]\(x\))/,
-  /(step[- ]by[- ]step|\b(?:why|explain|analy[sz]e|analysis|compare|contrast|evaluate|justify|critique|pros and cons|implications?|think (?:carefully|hard|through)|reason (?:about|through)|root cause|which is better|should (?:i|we)|assumptions?|sensitivity|scenarios?|constraints?|uncertaint\w+|counterarguments?|nuanced|methodolog\w+|evidence|framework)\b)/,
-  /\b(detailed|in[- ]depth|comprehensive|thorough(?:ly)?|essay|report|long-form|white ?paper|full implementation|complete implementation|\d[\d,]{2,6}[- ]words?)\b/,
-  /\b(briefly|one word|one sentence|one line|short answer|yes or no|tl;?dr|in a few words|concise(?:ly)?|quick question)\b/,
-  /(^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+|\b(?:after that|and then|finally)\b)/,
-  /\b(cover letter|blog post|story|toast|speech|job description|letter|newsletter|announcement|linkedin post|proposal|chapter|memo|about us)\b/,
-  /\b(describe|build|write|create|draft|propose|identify|recommend|plan|discuss|show|assess|review|estimate|formulate|reconstruct|generali[sz]e|include|cover|list|give|find|determine|solve|calculate|compute|summari[sz]e|translate)\b/,
-]
-  .map((r) => r.source)
-  .join("|");
-
-/**
- * Where a cue can start: a word start (every `\b` alternative is followed by a word character),
- * a symbol (fences, operators, math signs), a line start (indented stack frames, list items), or
- * the t, p or s of the few phrases not anchored at a word boundary (traceback, panicked at,
- * segmentation fault, step-by-step). The engine otherwise tries all alternatives at every
- * position; with this test first it drops most positions in a few comparisons. It only skips
- * positions where no alternative could match, so the matches are the same (proved in
- * tests/strategies/cue-pattern.test.ts).
- */
-const CUE_START = String.raw`(?=\b[a-z0-9_]|[^a-z0-9_\s]|[tps]|^)`;
-
-/** One pattern, one pass. */
-const CUE_PATTERN = new RegExp(`${CUE_START}(?:${CUE_SOURCE})`, "gim");
-
-/** Capture group (1-based) → cue index; the math group has a symbolic sub-group. */
-const GROUP_TO_CUE = [FENCE, SYNTAX, STACK, CODE_TASK, DESIGN, PROOF, MATH, MATH, REASON, LONG_OUTPUT, BREVITY, STEP, COMPOSE, ASK];
-
-/** The pattern with every literal letter lowercased; escapes such as `\S` or `\W` keep their case (exported for the cue-pattern test). */
-export function lowerLiterals(source: string): string {
-  let out = "";
-  for (let i = 0; i < source.length; i++) {
-    if (source[i] === "\\") out += source[i] + (source[++i] ?? "");
-    else out += source[i]!.toLowerCase();
-  }
-  return out;
-}
-
-// For ASCII text, matching case-insensitively is matching the lowercased text against the lowercased
-// pattern, and without the `i` flag the engine runs the scan in about half the time (scoring is on
-// every svc:auto request). Other text keeps the `i` pattern, whose Unicode case rules differ.
-const CUE_PATTERN_LOWER = new RegExp(lowerLiterals(CUE_PATTERN.source), "gm");
-const NON_ASCII = /[^\x00-\x7f]/;
-
 function scan(text: string, limit: number, counts: number[]): number {
   const slice = text.length > limit ? text.slice(0, limit) : text;
-  const ascii = !NON_ASCII.test(slice);
-  const pattern = ascii ? CUE_PATTERN_LOWER : CUE_PATTERN;
-  countCues(ascii ? slice.toLowerCase() : slice, pattern, counts);
+  countCues(slice.toLowerCase(), counts);
   return slice.length;
-}
-
-/** The forms of the cue pattern, and the alternation without its start test (exported for the test that proves them equal). */
-export const CUE_PATTERNS = { caseInsensitive: CUE_PATTERN, lowercase: CUE_PATTERN_LOWER, unfiltered: new RegExp(CUE_SOURCE, "gim") } as const;
-
-/** Adds each cue match in `subject` to its group's count. */
-export function countCues(subject: string, pattern: RegExp, counts: number[]): void {
-  pattern.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = pattern.exec(subject)) !== null) {
-    for (let g = 1; g < m.length; g++) {
-      if (m[g] !== undefined) {
-        counts[GROUP_TO_CUE[g - 1]]++;
-        break;
-      }
-    }
-  }
 }
 
 const hasHumanContent = (msg: Message): boolean =>
