@@ -44,6 +44,11 @@ export interface Rule {
 const isWord = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 /** Line terminators, where `^` and `$` match with the `m` flag. */
 const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+/** `\\s`: JavaScript's white space and line terminators. */
+const isSpace = (c: number): boolean =>
+  c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+/** What a list item starts with: a space or tab, a digit, or a bullet. */
+const startsListItem = (c: number): boolean => c === 32 || c === 9 || (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 0x2022;
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** Shell-style brace expansion, one level: "trade{-,}off{s,}" → trade-offs, trade-off, tradeoffs, tradeoff. */
@@ -98,8 +103,11 @@ function literal(cue: number, order: number, text: string, bounded: boolean): Ru
   };
 }
 
-/** A rule kept as a regex, tried only where its trigger says it can start (rare positions). */
-function sticky(cue: number, order: number, source: string, trigger: Trigger): Rule {
+/**
+ * A rule kept as a regex, tried only where its trigger says it can start (rare positions) and, when
+ * `first` is given, only at a character it can start with (a regex run costs far more than the test).
+ */
+function sticky(cue: number, order: number, source: string, trigger: Trigger, first?: (c: number) => boolean): Rule {
   const re = new RegExp(source, "my");
   return {
     cue,
@@ -107,6 +115,7 @@ function sticky(cue: number, order: number, source: string, trigger: Trigger): R
     source,
     trigger,
     match(s, i) {
+      if (first && !first(s.charCodeAt(i))) return -1;
       re.lastIndex = i;
       return re.test(s) ? re.lastIndex : -1;
     },
@@ -137,7 +146,7 @@ const TABLE: Array<[cue: number, alternatives: Alternative[]]> = [
     STACK,
     [
       ...raw("traceback (most recent call last)"),
-      (cue, order) => sticky(cue, order, "^\\s+at \\S+ \\(", "line-start"),
+      (cue, order) => sticky(cue, order, "^\\s+at \\S+ \\(", "line-start", isSpace),
       (cue, order) => errorColon(cue, order),
       ...raw("panicked at", "segmentation fault"),
       ...words("failed"),
@@ -186,7 +195,7 @@ const TABLE: Array<[cue: number, alternatives: Alternative[]]> = [
   [BREVITY, words("briefly", "one word", "one sentence", "one line", "short answer", "yes or no", "tl{;,}dr", "in a few words", "concise{ly,}", "quick question")],
   [
     STEP,
-    [(cue, order) => sticky(cue, order, "^[ \\t]*(?:\\d{1,2}[.)]|[-*•])[ \\t]+", "line-start"), ...words("after that", "and then", "finally")],
+    [(cue, order) => sticky(cue, order, "^[ \\t]*(?:\\d{1,2}[.)]|[-*•])[ \\t]+", "line-start", startsListItem), ...words("after that", "and then", "finally")],
   ],
   [COMPOSE, words("cover letter", "blog post", "story", "toast", "speech", "job description", "letter", "newsletter", "announcement", "linkedin post", "proposal", "chapter", "memo", "about us")],
   [
@@ -240,12 +249,17 @@ function hashOf(word: string): number {
 const byWord = new Map<number, Rule[]>();
 /** Rules for the rest of a word (`fix*`), by the hash of their text's first three characters. */
 const byPrefix = new Map<number, Rule[]>();
+/** Rules that start with a symbol, by its character code (an array for ASCII: spaces and punctuation are frequent). */
+const byAsciiChar: Array<Rule[] | undefined> = new Array(128).fill(undefined);
 const byChar = new Map<number, Rule[]>();
 const lineStart: Rule[] = [];
 const digitWord: Rule[] = [];
 const errorWord: Rule[] = [];
-/** The first words of the rules that may start inside a word, with those rules. */
-const midWord: Array<{ word: string; last: number; rules: Rule[] }> = [];
+/**
+ * The rules that may start inside a word, by the last character of their first word (which must
+ * end where the text's word does): one array read per word that matched nothing at its start.
+ */
+const midWordByLast: Array<{ word: string; rules: Rule[] } | undefined> = new Array(128).fill(undefined);
 
 function add<K>(map: Map<K, Rule[]>, key: K, rule: Rule): void {
   const list = map.get(key);
@@ -261,15 +275,18 @@ for (const rule of RULES) {
   else if ("word" in t) {
     add(byWord, hashOf(t.word), rule);
     if (rule.midWord) {
-      const entry = midWord.find((m) => m.word === t.word);
+      const last = t.word.charCodeAt(t.word.length - 1);
+      const entry = midWordByLast[last];
+      if (entry && entry.word !== t.word) throw new Error(`two mid-word cue phrases end their first word in ${t.word[t.word.length - 1]}`);
       if (entry) entry.rules.push(rule);
-      else midWord.push({ word: t.word, last: t.word.charCodeAt(t.word.length - 1), rules: [rule] });
+      else midWordByLast[last] = { word: t.word, rules: [rule] };
     }
   } else if ("prefix" in t) {
     if (t.prefix.length < 3) throw new Error(`cue prefix too short: ${t.prefix}`);
     add(byPrefix, hashOf(t.prefix.slice(0, 3)), rule);
   } else for (const ch of t.chars) add(byChar, ch.charCodeAt(0), rule);
 }
+for (const [c, rules] of byChar) if (c < 128) byAsciiChar[c] = rules;
 for (const list of [...byWord.values(), ...byPrefix.values(), ...byChar.values()]) list.sort((a, b) => a.order - b.order);
 
 /** The winning match at one position: the lowest order, then the longest. */
@@ -305,6 +322,11 @@ export function countCues(s: string, counts: number[]): void {
   while (i < n) {
     const c = s.charCodeAt(i);
     const atLineStart = i === 0 || isLineBreak(s.charCodeAt(i - 1));
+    // A space starts a cue only at a line start (an indented stack frame or list item).
+    if (c === 32 && !atLineStart) {
+      i++;
+      continue;
+    }
     best.reset();
     if (isWord(c)) {
       const wordStart = i === 0 || !isWord(s.charCodeAt(i - 1));
@@ -324,15 +346,9 @@ export function countCues(s: string, counts: number[]): void {
       }
       if (!best.rule) {
         // Inside a word only the unbounded phrases can start, and their first word ends where the text's does.
-        const last = s.charCodeAt(j - 1);
-        const from = wordStart ? i + 1 : i;
-        for (const m of midWord) {
-          const at = j - m.word.length;
-          if (m.last === last && at >= from && s.startsWith(m.word, at)) {
-            best.try(m.rules, s, at);
-            break;
-          }
-        }
+        const m = midWordByLast[s.charCodeAt(j - 1)];
+        const at = m ? j - m.word.length : -1;
+        if (m && at >= (wordStart ? i + 1 : i) && s.startsWith(m.word, at)) best.try(m.rules, s, at);
       }
       if (best.rule) {
         counts[best.rule.cue]++;
@@ -340,7 +356,7 @@ export function countCues(s: string, counts: number[]): void {
       } else i = j;
       continue;
     }
-    best.try(byChar.get(c), s, i);
+    best.try(c < 128 ? byAsciiChar[c] : byChar.get(c), s, i);
     if (atLineStart) best.try(lineStart, s, i);
     if (best.rule) {
       counts[best.rule.cue]++;
