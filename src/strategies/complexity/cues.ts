@@ -44,7 +44,7 @@ export interface Rule {
 const isWord = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 /** Line terminators, where `^` and `$` match with the `m` flag. */
 const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
-/** `\\s`: JavaScript's white space and line terminators. */
+/** `\s`: JavaScript's white space and line terminators. */
 const isSpace = (c: number): boolean =>
   c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 /** What a list item starts with: a space or tab, a digit, or a bullet. */
