@@ -3,7 +3,10 @@
 // planRoute() the request path calls, for a concrete model and for the virtual
 // models, with the load bench's request. Prints µs per plan, the median and the best
 // of a few rounds (the best is the steadier figure on a shared machine); asserts nothing.
-// Run: node_modules/.bin/bun bench/plan.ts [bench|default]  (both configs when none is named)
+// With --cold, each plan is timed alone after 4 MB of other memory has been touched: under load
+// the request path runs with cold caches, and a loop understates that cost (the cue regex took
+// 1.5 µs a scan in a loop and ~11 µs per request under load; twelfth pass in bench/HISTORY.md).
+// Run: node_modules/.bin/bun bench/plan.ts [bench|default] [--cold]  (both configs when none is named)
 
 import { BENCH_CONFIG } from "./lib/stack.ts";
 import { loadConfig } from "../src/config/load.ts";
@@ -70,18 +73,41 @@ async function timed(deps: RouterDeps, input: PlanInput, ms: number): Promise<nu
   return (now - start) / 1_000 / n;
 }
 
+const COLD = process.argv.includes("--cold");
+const COLD_PLANS = 2_000;
+/** Larger than the machine's last-level cache share: touching it evicts the request path's code and data. */
+const junk = new Float64Array((4 * 1024 * 1024) / 8);
+let junkSum = 0;
+function evictCaches(): void {
+  for (let i = 0; i < junk.length; i += 8) junk[i]! += 1; // one write per 64-byte line
+  junkSum += junk[0]!;
+}
+
+/** µs per plan, each timed alone after the caches were evicted. */
+async function timedCold(deps: RouterDeps, input: PlanInput): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < COLD_PLANS; i++) {
+    evictCaches();
+    const start = Bun.nanoseconds();
+    await planRoute(deps, input);
+    total += Bun.nanoseconds() - start;
+  }
+  return total / 1_000 / COLD_PLANS;
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const us = (n: number): string => n.toFixed(2).padStart(7);
 
 async function report(label: string, configFile: object): Promise<void> {
   const deps = routerDeps(configFile);
-  console.log(`${label}: ${deps.catalog.list().length} catalog models, ${deps.catalog.routableModels().length} routable; median of ${ROUNDS} rounds`);
+  const how = COLD ? `each plan after 4 MB of other memory was touched, ${COLD_PLANS} plans a round` : "plans back to back";
+  console.log(`${label}: ${deps.catalog.list().length} catalog models, ${deps.catalog.routableModels().length} routable; ${how}; median of ${ROUNDS} rounds`);
   for (const model of MODELS) {
     const input = planInput(model);
     const first = await planRoute(deps, input);
     await timed(deps, input, WARM_MS);
     const rounds: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) rounds.push(await timed(deps, input, ROUND_MS));
+    for (let r = 0; r < ROUNDS; r++) rounds.push(COLD ? await timedCold(deps, input) : await timed(deps, input, ROUND_MS));
     const picked = `${first.candidates.length} candidates, first ${first.candidates[0].provider}:${first.candidates[0].id}`;
     console.log(`  ${model.padEnd(12)} ${us(median(rounds))} µs per plan, best ${us(Math.min(...rounds))}  (${picked})`);
   }
@@ -93,11 +119,12 @@ const CONFIGS: Record<string, { label: string; file: object }> = {
 };
 
 // Each config in a process of its own: JIT state left by one would skew the next one's figures.
-const only = process.argv[2];
+const only = process.argv.slice(2).find((a) => !a.startsWith("--"));
 if (only) {
   const config = CONFIGS[only];
   if (!config) throw new Error(`unknown config ${only}; one of ${Object.keys(CONFIGS).join(", ")}`);
   await report(config.label, config.file);
 } else {
-  for (const name of Object.keys(CONFIGS)) Bun.spawnSync([process.execPath, import.meta.path, name], { stdout: "inherit", stderr: "inherit" });
+  const flags = COLD ? ["--cold"] : [];
+  for (const name of Object.keys(CONFIGS)) Bun.spawnSync([process.execPath, import.meta.path, name, ...flags], { stdout: "inherit", stderr: "inherit" });
 }
