@@ -3,6 +3,7 @@
 // Pure and conservative: it only rejects answers that are demonstrably unusable.
 
 import type { ChatRequest, ChatResponse, ToolUseBlock, Verdict } from "../../plugin/api.ts";
+import { escapeRegExp } from "../escape-regexp.ts";
 
 /** Hedging only signals uncertainty in a short answer; a long one that hedges once is still an answer. */
 const HEDGE_MAX_CHARS = 600;
@@ -35,9 +36,8 @@ const HEDGES = [
   "hard to say",
 ];
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** Curly and straight apostrophes both occur in model output. */
-const HEDGE_PATTERN = new RegExp(HEDGES.map((h) => escape(h).replace(/'/g, "['’]")).join("|"), "i");
+const HEDGE_PATTERN = new RegExp(HEDGES.map((h) => escapeRegExp(h).replace(/'/g, "['’]")).join("|"), "i");
 
 const reject = (reason: string): Verdict => ({ accept: false, reason });
 const ACCEPT: Verdict = { accept: true };

@@ -10,6 +10,8 @@
 // (tests/strategies/cues.test.ts) proves the scanner counts what the regex
 // built from those sources counts. The scanner reads lowercased text.
 
+import { escapeRegExp } from "../escape-regexp.ts";
+
 export const FENCE = 0;
 export const SYNTAX = 1;
 export const STACK = 2;
@@ -49,7 +51,6 @@ const isSpace = (c: number): boolean =>
   c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 /** What a list item starts with: a space or tab, a digit, or a bullet. */
 const startsListItem = (c: number): boolean => c === 32 || c === 9 || (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 0x2022;
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** Shell-style brace expansion, one level: "trade{-,}off{s,}" → trade-offs, trade-off, tradeoffs, tradeoff. */
 function expand(pattern: string): string[] {
@@ -75,7 +76,7 @@ function literal(cue: number, order: number, text: string, bounded: boolean): Ru
   const wordStart = isWord(first);
   const leading = bounded && wordStart;
   const trailing = bounded && !tail && isWord(lit.charCodeAt(lit.length - 1));
-  const source = `${leading ? "\\b" : ""}${escape(lit)}${tail ? `\\w${tail}` : ""}${trailing ? "\\b" : ""}`;
+  const source = `${leading ? "\\b" : ""}${escapeRegExp(lit)}${tail ? `\\w${tail}` : ""}${trailing ? "\\b" : ""}`;
   let firstWordEnd = 0;
   while (firstWordEnd < lit.length && isWord(lit.charCodeAt(firstWordEnd))) firstWordEnd++;
   const trigger: Trigger = !wordStart
