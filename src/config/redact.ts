@@ -31,6 +31,7 @@ function walk(value: unknown, key: string): unknown {
 // Greedy up to the last "@" before the host, as URL parsers do, so a password containing "@" is covered too.
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]+@/gi;
 
-function stripUrlCredentials(s: string): string {
+/** `s` with the userinfo of every URL in it replaced. */
+export function stripUrlCredentials(s: string): string {
   return s.includes("@") ? s.replace(URL_USERINFO, `$1${REDACTED}@`) : s;
 }

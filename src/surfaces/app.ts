@@ -115,13 +115,7 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
     }
     if (origins.length) addCorsHeaders(request, res.headers, origins);
     if (opts.log.enabled("info")) {
-      opts.log.info("request", {
-        requestId: ri.id,
-        method: request.method,
-        path: pathOf(request.url),
-        status: res.status,
-        ms: Math.round((performance.now() - ri.start) * 100) / 100,
-      });
+      opts.log.access({ requestId: ri.id, method: request.method, path: pathOf(request.url), status: res.status, ms: Math.round((performance.now() - ri.start) * 100) / 100 });
     }
     return res;
   };

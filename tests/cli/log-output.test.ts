@@ -21,6 +21,28 @@ test("a line is time, level, msg, then the redacted fields; errors become name a
   expect(JSON.parse(lines[1]!)).toEqual({ time: expect.any(String), level: "warn", msg: "plain" });
 });
 
+test("an access line is the line info() writes for the same fields, and is dropped below info", () => {
+  const lines: string[] = [];
+  const log = createLogger("info", (l) => lines.push(l));
+  const paths = ["/v1/chat/completions", '/odd "path"\\é\u2028', "/proxy/https://user:hunter2@example.com/v1/models"];
+  for (const path of paths) {
+    const fields = { requestId: "req_0k9abcdef000abcdefghijk", method: "POST", path, status: 200, ms: 0.07 };
+    // Both in one millisecond, or the times could differ: repeat until they share one.
+    for (;;) {
+      lines.length = 0;
+      log.access(fields);
+      log.info("request", fields);
+      if (lines[0] === lines[1]) break;
+      expect(JSON.parse(lines[0]!).time).not.toBe(JSON.parse(lines[1]!).time);
+    }
+  }
+  expect(lines[0]).not.toContain("hunter2");
+  const quiet = createLogger("warn", (l) => lines.push(l));
+  lines.length = 0;
+  quiet.access({ requestId: "req_1", method: "GET", path: "/health", status: 200, ms: 1 });
+  expect(lines).toEqual([]);
+});
+
 test("stdout gets every line, in order, also when the process exits in the same turn", async () => {
   const script = `
     import { createLogger } from ${JSON.stringify(path.resolve("src/core/log.ts"))};
