@@ -13,7 +13,7 @@ import { CREATE_MIGRATIONS_TABLE, pendingMigrations, RECORD_MIGRATION } from "./
 import { runRowTuple, type RunRowTuple } from "./row.ts";
 import { runInserter } from "./sqlite-insert.ts";
 import { recoverJournals, releaseJournal, reserveJournal } from "./sqlite-journal.ts";
-import type { WriterReply, WriterRequest } from "./sqlite-writer.ts";
+import type { WriterReply, WriterRequest } from "./journal-writer.ts";
 import { SqlStore, type Row } from "./sql-store.ts";
 import type { RunRecord } from "./types.ts";
 
