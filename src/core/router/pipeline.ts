@@ -175,6 +175,7 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
     if (settled) return Promise.resolve();
     settled = true;
     deps.control.untrack(sessionKey, scope);
+    scope.close();
     const model = run.routed;
     const cost = run.costUsd ?? (model ? costOf(model, run.usage) : 0) + run.rejectedCost;
     if (reservation) {

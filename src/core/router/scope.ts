@@ -18,9 +18,18 @@ export class RequestScope implements Abortable, EventListenerObject {
 
   constructor(private readonly clientSignal: AbortSignal) {
     if (clientSignal.aborted) this.abort(clientSignal.reason);
-    // The scope is its own listener (no closure per request). Never removed: it lives as long
-    // as the request, and an abort after the answer is a no-op.
+    // The scope is its own listener (no closure per request), removed by close().
     else clientSignal.addEventListener("abort", this, ONCE);
+  }
+
+  /**
+   * The request is over: stop listening to its client. Listeners left on finished requests'
+   * signals made every young collection slower, more so the more requests had passed since the
+   * last full one (in process, `BUN_JSC_logGC=1`: young pauses of 8.5–11 ms against 4.4–7 ms
+   * with the listener removed).
+   */
+  close(): void {
+    this.clientSignal.removeEventListener("abort", this);
   }
 
   /** The client's signal fired. */

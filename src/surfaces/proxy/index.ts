@@ -55,10 +55,15 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
       // The vendor's own count is exact; pass the body through untouched.
       const ctx = { model: model.id, stream: false, baseUrl: providerBaseUrl(provider, relay.config(), relay.env), apiKey: key, clientHeaders: request.headers };
       const { url, headers } = provider.countTokens(ctx);
-      const upstream = await callUpstream({ url, headers, body: rawBody }, new RequestScope(request.signal).attempt(), relay.config().server.upstreamTimeoutMs);
-      const text = await upstream.response.text();
-      upstream.done();
-      return new Response(text, { status: upstream.response.status, headers: { "content-type": "application/json", "x-svc-token-count": "vendor" } });
+      const scope = new RequestScope(request.signal);
+      try {
+        const upstream = await callUpstream({ url, headers, body: rawBody }, scope.attempt(), relay.config().server.upstreamTimeoutMs);
+        const text = await upstream.response.text();
+        upstream.done();
+        return new Response(text, { status: upstream.response.status, headers: { "content-type": "application/json", "x-svc-token-count": "vendor" } });
+      } finally {
+        scope.close();
+      }
     }
     let ir;
     try {
