@@ -56,9 +56,11 @@ function outputFile(name: string): { path: string; fd: number } {
   return { path, fd: openSync(path, "a") };
 }
 
-export function spawnChild(name: string, cmd: string[], env: Record<string, string> = {}): Child {
+/** `stderrPath`: the child's stderr goes to this file, whole (bench/gc.ts reads a collection log from it), not to its output file. */
+export function spawnChild(name: string, cmd: string[], env: Record<string, string> = {}, opts: { stderrPath?: string } = {}): Child {
   const out = outputFile(name);
-  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: out.fd, stderr: out.fd, stdin: "ignore" });
+  const err = opts.stderrPath === undefined ? out.fd : openSync(opts.stderrPath, "a");
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: out.fd, stderr: err, stdin: "ignore" });
   const trim = setInterval(() => {
     if (fstatSync(out.fd).size > OUTPUT_FILE_MAX) ftruncateSync(out.fd, 0);
   }, 1_000);
@@ -66,6 +68,7 @@ export function spawnChild(name: string, cmd: string[], env: Record<string, stri
   void proc.exited.then(() => {
     clearInterval(trim);
     closeSync(out.fd);
+    if (err !== out.fd) closeSync(err);
   });
   const output = () => tailOf(out.path);
 

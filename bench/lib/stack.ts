@@ -26,15 +26,23 @@ export async function startFake(kind: "openai" | "anthropic", opts: FakeOptions)
   return listening(spawnChild(`fake-${kind}`, [BUN, join(ROOT, "tests/fakes/serve.ts"), ...args]));
 }
 
+/** `gcLog`: the process logs every garbage collection (BUN_JSC_logGC=1) to this file (bench/gc.ts). */
+export interface GcLogOption {
+  gcLog?: string;
+}
+
+const gcLogging = (opts: GcLogOption): [Record<string, string>, { stderrPath?: string }] =>
+  opts.gcLog === undefined ? [{}, {}] : [{ BUN_JSC_logGC: "1" }, { stderrPath: opts.gcLog }];
+
 /** `tap`: the floor that reads streams in JavaScript (bench/floor.ts --tap, for bench/pump.ts). */
-export async function startFloor(upstream: string, opts: { tap?: boolean } = {}): Promise<Target> {
+export async function startFloor(upstream: string, opts: { tap?: boolean } & GcLogOption = {}): Promise<Target> {
   const tap = opts.tap ? ["--tap"] : [];
-  return listening(spawnChild(opts.tap ? "tap" : "floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream, ...tap]));
+  return listening(spawnChild(opts.tap ? "tap" : "floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream, ...tap], ...gcLogging(opts)));
 }
 
 /** The least a gateway with Relay's guarantees does (bench/skeleton.ts), for bench/ceiling.ts. */
-export async function startSkeleton(upstream: string): Promise<Target> {
-  return listening(spawnChild("skeleton", [BUN, join(ROOT, "bench/skeleton.ts"), "--upstream", upstream]));
+export async function startSkeleton(upstream: string, opts: GcLogOption = {}): Promise<Target> {
+  return listening(spawnChild("skeleton", [BUN, join(ROOT, "bench/skeleton.ts"), "--upstream", upstream], ...gcLogging(opts)));
 }
 
 async function listening(child: Child): Promise<Target> {
@@ -42,7 +50,7 @@ async function listening(child: Child): Promise<Target> {
   return { url: line.slice(line.indexOf("LISTENING ") + 10).trim(), child, stop: () => child.stop() };
 }
 
-export interface RelayOptions {
+export interface RelayOptions extends GcLogOption {
   /** Fake OpenAI origin (Relay gets `<origin>/v1` as its base URL). */
   openai: string;
   /** Fake Anthropic origin. */
@@ -74,7 +82,9 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
   writeFileSync(config, JSON.stringify(BENCH_CONFIG));
   const port = await freePort();
   const profiler = opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
+  const [gcEnv, gcOutput] = gcLogging(opts);
   const child = spawnChild("relay", [BUN, ...profiler, join(opts.root ?? ROOT, "src/server.ts"), "start", "--port", `${port}`], {
+    ...gcEnv,
     RELAY_HOME: home,
     RELAY_CONFIG: config,
     RELAY_DATA_DIR: join(home, "data"),
@@ -84,7 +94,7 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
     ANTHROPIC_API_KEY: "x",
     // As deploy/relay.service and `npm start` run it: Bun otherwise caps outgoing fetches at 256.
     BUN_CONFIG_MAX_HTTP_REQUESTS: "4096",
-  });
+  }, gcOutput);
   const url = `http://127.0.0.1:${port}`;
   try {
     await untilAnswering(`${url}/health`, child);
