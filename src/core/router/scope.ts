@@ -9,8 +9,6 @@ export interface Abortable {
   abort(reason?: unknown): void;
 }
 
-const ONCE = { once: true } as const;
-
 export class RequestScope implements Abortable, EventListenerObject {
   aborted = false;
   reason: unknown;
@@ -18,8 +16,9 @@ export class RequestScope implements Abortable, EventListenerObject {
 
   constructor(private readonly clientSignal: AbortSignal) {
     if (clientSignal.aborted) this.abort(clientSignal.reason);
-    // The scope is its own listener (no closure per request), removed by close().
-    else clientSignal.addEventListener("abort", this, ONCE);
+    // The scope is its own listener (no closure per request), removed by close(). No `once`: a
+    // signal aborts only once, and converting an options object costs each call ~0.2 µs.
+    else clientSignal.addEventListener("abort", this);
   }
 
   /**
