@@ -8,11 +8,10 @@
 // skeleton). Not a gate; asserts nothing. Linux only (/proc).
 //   bun bench/ceiling.ts [--cases a,b] [--rounds 5] [--seconds 3]
 import { parseArgs } from "node:util";
-import { casesNamed, checkOnce, type Call } from "./lib/cases.ts";
+import { casesNamed } from "./lib/cases.ts";
 import { newTally, tallySlice, type Tally } from "./lib/cpu-time.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
-import { startFake, startFloor, startRelay, startSkeleton, type Target } from "./lib/stack.ts";
-import { STREAM_CHUNKS } from "./lib/suite.ts";
+import { startThreeWay, type Contender as Started } from "./lib/three-way.ts";
 import { assertWrkInstalled } from "./lib/wrk.ts";
 
 const { values } = parseArgs({
@@ -26,10 +25,7 @@ const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = 50;
 
-interface Contender {
-  name: string;
-  target: Target;
-  call: Call;
+interface Contender extends Started {
   tally: Tally;
 }
 
@@ -53,24 +49,15 @@ assertWrkInstalled();
 stopAllOnSignals();
 try {
   for (const c of casesNamed(values.cases)) {
-    if (c.vendor !== "openai") throw new Error(`case ${c.id}: the skeleton forwards OpenAI requests only`);
-    const vendor = await startFake(c.vendor, { chunks: STREAM_CHUNKS });
-    const [floor, skeleton, relay] = await Promise.all([startFloor(vendor.url), startSkeleton(vendor.url), startRelay({ openai: vendor.url, anthropic: vendor.url })]);
+    const stack = await startThreeWay(c);
     try {
-      await checkOnce(floor.url, c.floor, `case ${c.id} via the floor`);
-      await checkOnce(skeleton.url, c.floor, `case ${c.id} via the skeleton`);
-      await checkOnce(relay.url, c.relay, `case ${c.id} via relay`);
-      const contenders: Contender[] = [
-        { name: "floor", target: floor, call: c.floor, tally: newTally() },
-        { name: "skeleton", target: skeleton, call: c.floor, tally: newTally() },
-        { name: "relay", target: relay, call: c.relay, tally: newTally() },
-      ];
+      const contenders: Contender[] = stack.contenders.map((one) => ({ ...one, tally: newTally() }));
       for (const one of contenders) await slice(one, 2, false);
       for (let i = 0; i < ROUNDS; i++) for (const one of contenders) await slice(one, SECONDS, true);
       console.log(`${c.id}. ${c.title}: ${ROUNDS} rounds of ${SECONDS} s slices, ${CONNECTIONS} connections`);
       for (const one of contenders) console.log(line(one, contenders[0]!));
     } finally {
-      await Promise.all([floor.stop(), skeleton.stop(), relay.stop(), vendor.stop()]);
+      await stack.stop();
     }
   }
 } finally {

@@ -12,11 +12,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { casesNamed, checkOnce, type Call } from "./lib/cases.ts";
+import { casesNamed } from "./lib/cases.ts";
 import { parseGcLog, summarise } from "./lib/gc-log.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
-import { startFake, startFloor, startRelay, startSkeleton, type Target } from "./lib/stack.ts";
-import { STREAM_CHUNKS } from "./lib/suite.ts";
+import { startThreeWay, type Contender as Started } from "./lib/three-way.ts";
 import { assertWrkInstalled, runWrk } from "./lib/wrk.ts";
 
 const { values } = parseArgs({
@@ -31,10 +30,7 @@ const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 
-interface Contender {
-  name: string;
-  target: Target;
-  call: Call;
+interface Contender extends Started {
   log: string;
   /** The collection log written during the measured slices. */
   measured: string;
@@ -73,29 +69,16 @@ stopAllOnSignals();
 const dir = mkdtempSync(join(tmpdir(), "relay-gc-"));
 try {
   for (const c of casesNamed(values.cases)) {
-    if (c.vendor !== "openai") throw new Error(`case ${c.id}: the skeleton forwards OpenAI requests only`);
-    const vendor = await startFake(c.vendor, { chunks: STREAM_CHUNKS });
     const logs = { floor: join(dir, `${c.id}-floor.log`), skeleton: join(dir, `${c.id}-skeleton.log`), relay: join(dir, `${c.id}-relay.log`) };
-    const [floor, skeleton, relay] = await Promise.all([
-      startFloor(vendor.url, { gcLog: logs.floor }),
-      startSkeleton(vendor.url, { gcLog: logs.skeleton }),
-      startRelay({ openai: vendor.url, anthropic: vendor.url, gcLog: logs.relay }),
-    ]);
+    const stack = await startThreeWay(c, { gcLogs: logs });
     try {
-      await checkOnce(floor.url, c.floor, `case ${c.id} via the floor`);
-      await checkOnce(skeleton.url, c.floor, `case ${c.id} via the skeleton`);
-      await checkOnce(relay.url, c.relay, `case ${c.id} via relay`);
-      const contenders: Contender[] = [
-        { name: "floor", target: floor, call: c.floor, log: logs.floor, measured: "", requests: 0 },
-        { name: "skeleton", target: skeleton, call: c.floor, log: logs.skeleton, measured: "", requests: 0 },
-        { name: "relay", target: relay, call: c.relay, log: logs.relay, measured: "", requests: 0 },
-      ];
+      const contenders: Contender[] = stack.contenders.map((one) => ({ ...one, log: logs[one.name], measured: "", requests: 0 }));
       for (const one of contenders) await slice(one, 2, false);
       for (let i = 0; i < ROUNDS; i++) for (const one of contenders) await slice(one, SECONDS, true);
       console.log(`${c.id}. ${c.title}: ${ROUNDS} rounds of ${SECONDS} s slices, ${CONNECTIONS} connections`);
       for (const one of contenders) report(one);
     } finally {
-      await Promise.all([floor.stop(), skeleton.stop(), relay.stop(), vendor.stop()]);
+      await stack.stop();
     }
   }
 } finally {

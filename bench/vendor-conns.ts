@@ -8,10 +8,9 @@
 // slice. Not a gate; asserts nothing. Linux only (iproute2's ss).
 //   bun bench/vendor-conns.ts [--connections 200] [--latency-ms 20] [--seconds 4] [--rounds 2]
 import { parseArgs } from "node:util";
-import { CASES, checkOnce, type Call } from "./lib/cases.ts";
+import { CASES } from "./lib/cases.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
-import { startFake, startFloor, startRelay, startSkeleton, type Target } from "./lib/stack.ts";
-import { STREAM_CHUNKS } from "./lib/suite.ts";
+import { startThreeWay, type Contender } from "./lib/three-way.ts";
 import { assertWrkInstalled, runWrk } from "./lib/wrk.ts";
 
 const { values } = parseArgs({
@@ -40,27 +39,19 @@ function closedConnections(port: string): number {
 
 assertWrkInstalled();
 stopAllOnSignals();
-const vendor = await startFake("openai", { chunks: STREAM_CHUNKS, latencyMs: Number(values["latency-ms"]) });
-const port = new URL(vendor.url).port;
+const stack = await startThreeWay(CASES.a, { latencyMs: Number(values["latency-ms"]) });
+const port = new URL(stack.vendor.url).port;
 try {
-  const call: Call = CASES.a.relay;
-  const [floor, skeleton, relay] = await Promise.all([startFloor(vendor.url), startSkeleton(vendor.url), startRelay({ openai: vendor.url, anthropic: vendor.url })]);
-  const targets: Array<[string, Target]> = [
-    ["floor", floor],
-    ["skeleton", skeleton],
-    ["relay", relay],
-  ];
-  for (const [name, t] of targets) await checkOnce(t.url, call, `the vendor call via the ${name}`);
-  const spec = (t: Target, durationSec: number) => ({ url: t.url + call.path, body: call.body, connections: CONNECTIONS, durationSec });
-  for (const [, t] of targets) await runWrk(spec(t, 1));
+  const spec = (one: Contender, durationSec: number) => ({ url: one.target.url + one.call.path, body: one.call.body, connections: CONNECTIONS, durationSec });
+  for (const one of stack.contenders) await runWrk(spec(one, 1));
   console.log(`${CONNECTIONS} connections, vendor answering after ${values["latency-ms"]} ms, ${SECONDS} s slices`);
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [name, t] of targets) {
+    for (const one of stack.contenders) {
       const before = closedConnections(port);
-      const r = await runWrk(spec(t, SECONDS));
+      const r = await runWrk(spec(one, SECONDS));
       const closed = closedConnections(port) - before;
       console.log(
-        `  round ${round}  ${name.padEnd(9)} ${Math.round(r.rps).toLocaleString("en-US").padStart(6)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  ` +
+        `  round ${round}  ${one.name.padEnd(9)} ${Math.round(r.rps).toLocaleString("en-US").padStart(6)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  ` +
           `vendor connections closed ${closed.toLocaleString("en-US").padStart(6)}, ${((closed / r.requests) * 1000).toFixed(0).padStart(4)} per 1,000 requests` +
           (r.errors ? `  ${r.errors} ERRORS` : ""),
       );
