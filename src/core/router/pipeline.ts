@@ -8,7 +8,7 @@ import { costOf } from "../catalog/cost.ts";
 import { codecFor } from "../formats/index.ts";
 import { CodecError, type Codec } from "../formats/types.ts";
 import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsage } from "../ir.ts";
-import type { BudgetReservation } from "../limits/budget.ts";
+import type { BudgetRefusal, BudgetReservation } from "../limits/budget.ts";
 import { classifyFailure, parseRetryAfter } from "../limits/failure.ts";
 import { modelRateKey } from "../limits/rate-limit.ts";
 import { readCapped } from "../read-capped.ts";
@@ -18,7 +18,7 @@ import type { RouterDeps } from "./deps.ts";
 import { planRoute, type Routing } from "./plan.ts";
 import { RequestScope } from "./scope.ts";
 import { primeStream, type StreamOutcome } from "./stream-relay.ts";
-import { callUpstream, type UpstreamHandle } from "./upstream.ts";
+import { UpstreamCall, type UpstreamHandle } from "./upstream.ts";
 
 export interface ChatCall {
   request: Request;
@@ -73,9 +73,6 @@ function parseMetadata(h: Headers): Record<string, unknown> {
   throw new HttpError(400, "invalid_request", "x-svc-metadata must be a JSON object", { details: { parameter: "x-svc-metadata", expected: "JSON object" } });
 }
 
-/** Closes a run; the promise resolves when its record is committed (or the writer's wait bound passes). */
-type Settle = (outcome: RunRecord["outcome"], status: number, error?: string) => Promise<void>;
-
 interface AttemptFailure {
   model: ModelInfo;
   provider: string;
@@ -84,6 +81,15 @@ interface AttemptFailure {
   vendorError?: IRError;
   kind: "vendor" | "missing_key" | "cooled" | "rate_limited" | "rejected";
   retryAfter?: number;
+}
+
+/** A vendor's answer that arrived whole and can be given to the client. */
+interface Answer {
+  res: ChatResponse;
+  model: ModelInfo;
+  provider: ProviderPlugin;
+  /** The vendor's own text, when it can go to the client as it is. */
+  text?: string;
 }
 
 /** Everything known about the run so far; becomes the RunRecord. */
@@ -112,27 +118,93 @@ class Run {
   estimate?: { model: ModelInfo; usd: number };
   dropped: string[] = [];
   vendorHeaders: Record<string, string> = {};
+  /** Set by begin(), with the session slot and budget reservation that settle() frees. */
+  routing!: Routing;
+  scope!: RequestScope;
+  private reservation: BudgetReservation | undefined;
+  private telemetry = false;
+  private settled = false;
+
   constructor(
+    private readonly deps: RouterDeps,
     readonly call: ChatCall,
+    readonly ir: ChatRequest,
     readonly requestedModel: string,
     readonly sessionKey: string | undefined,
     readonly metadata: Record<string, unknown>,
+    /** The client's own Anthropic credential (on /v1/messages). */
+    readonly clientKey: string | undefined,
   ) {}
+
+  /** The attempts start: the run takes a session slot, and its client or an administrator can end it. */
+  begin(routing: Routing, reservation: BudgetReservation | undefined): this {
+    this.routing = routing;
+    this.reservation = reservation;
+    this.telemetry = this.deps.config().telemetry.enabled;
+    this.scope = new RequestScope(this.call.request.signal);
+    this.deps.control.track(this.sessionKey, this.scope);
+    return this;
+  }
+
+  /**
+   * Closes the run: frees the session slot, settles the budget, logs the record. Resolves once the
+   * record is committed (or the writer's wait bound passes); later calls do nothing.
+   */
+  settle(outcome: RunRecord["outcome"], status: number, error?: string): Promise<void> {
+    if (this.settled) return Promise.resolve();
+    this.settled = true;
+    const deps = this.deps;
+    deps.control.untrack(this.sessionKey, this.scope);
+    this.scope.close();
+    const model = this.routed;
+    const cost = this.costUsd ?? (model ? costOf(model, this.usage) : 0) + this.rejectedCost;
+    if (this.reservation) {
+      const r = this.reservation;
+      (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
+    }
+    if (!this.telemetry) return Promise.resolve();
+    const record = toRecord(this, status, outcome, cost, error);
+    this.loggedOverheadMs = record.overheadMs;
+    return deps.writer.write(record);
+  }
 }
 
-export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> {
+/**
+ * validate → plan → reserve → attempts. Neither this nor the steps before the attempts is an async
+ * function: a request in flight holds attemptAll's async frame alone here, not one per layer (each
+ * frame, its scope and its promise are live cells that every young collection visits). A refusal
+ * before any vendor call rejects the promise.
+ */
+export function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> {
+  try {
+    const run = admit(deps, call);
+    const planned = planRoute(deps, {
+      request: run.ir,
+      requestedModel: run.requestedModel,
+      clientFormat: call.clientFormat,
+      headers: call.request.headers,
+      anthropicOnly: call.clientFormat === "anthropic",
+      clientAnthropicKey: run.clientKey !== undefined,
+    });
+    return planned instanceof Promise ? planned.then((routing) => reserve(deps, run, routing)) : reserve(deps, run, planned);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** The checks that need no plan: body, session, metadata, the request's decoding, Anthropic's credential. */
+function admit(deps: RouterDeps, call: ChatCall): Run {
   const headers = call.request.headers;
   validateChatBody(call.body);
   const requestedModel = call.body.model as string;
   const sessionKey = sessionKeyOf(headers);
   if (deps.control.isRefused(sessionKey))
     throw new HttpError(403, "session_killed", "This session was ended by an administrator (POST /control/enable resumes)");
-  const run = new Run(call, requestedModel, sessionKey, parseMetadata(headers));
+  const metadata = parseMetadata(headers);
 
-  const clientCodec = codecFor(call.clientFormat);
   let ir: ChatRequest;
   try {
-    ir = clientCodec.decodeRequest(call.body);
+    ir = codecFor(call.clientFormat).decodeRequest(call.body);
   } catch (e) {
     if (e instanceof CodecError)
       throw new HttpError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
@@ -143,59 +215,24 @@ export async function handleChat(deps: RouterDeps, call: ChatCall): Promise<Resp
   const clientKey = anthropicOnly ? clientAnthropicCredential(headers) : undefined;
   if (anthropicOnly && !clientKey && !deps.env.ANTHROPIC_API_KEY && !deps.config().providers.anthropic?.apiKey)
     throw new HttpError(401, "authentication_error", "Missing Anthropic authentication");
+  return new Run(deps, call, ir, requestedModel, sessionKey, metadata, clientKey);
+}
 
-  const planned = planRoute(deps, {
-    request: ir,
-    requestedModel,
-    clientFormat: call.clientFormat,
-    headers,
-    anthropicOnly,
-    clientAnthropicKey: clientKey !== undefined,
-  });
-  const routing = planned instanceof Promise ? await planned : planned;
+/** Reserves the first candidate's estimated cost when budgets are set, then runs the attempts. */
+function reserve(deps: RouterDeps, run: Run, routing: Routing): Promise<Response> {
+  const limits = deps.config().limits;
+  if (limits.hourlyUsd <= 0 && limits.dailyUsd <= 0) return attemptAll(deps, run.begin(routing, undefined));
+  const reserved = deps.budget.reserve(estimateCost(run, routing.candidates[0]!, run.ir));
+  return reserved instanceof Promise ? reserved.then((r) => attemptReserved(deps, run, routing, r)) : attemptReserved(deps, run, routing, reserved);
+}
 
-  const config = deps.config();
-  let reservation: BudgetReservation | undefined;
-  if (config.limits.hourlyUsd > 0 || config.limits.dailyUsd > 0) {
-    const reserved = deps.budget.reserve(estimateCost(run, routing.candidates[0]!, ir));
-    const r = reserved instanceof Promise ? await reserved : reserved;
-    if (r.refused) {
-      throw new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, {
-        retryAfter: r.retryAfterSec,
-      });
-    }
-    reservation = r;
+function attemptReserved(deps: RouterDeps, run: Run, routing: Routing, r: BudgetReservation | BudgetRefusal): Promise<Response> {
+  if (r.refused) {
+    throw new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, {
+      retryAfter: r.retryAfterSec,
+    });
   }
-
-  const scope = new RequestScope(call.request.signal);
-  deps.control.track(sessionKey, scope);
-  let settled = false;
-  /** Close the run: free the session slot, settle the budget, log the record. Resolves once the record is durable. */
-  const settle: Settle = (outcome, status, error) => {
-    if (settled) return Promise.resolve();
-    settled = true;
-    deps.control.untrack(sessionKey, scope);
-    scope.close();
-    const model = run.routed;
-    const cost = run.costUsd ?? (model ? costOf(model, run.usage) : 0) + run.rejectedCost;
-    if (reservation) {
-      const r = reservation;
-      (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
-    }
-    if (!config.telemetry.enabled) return Promise.resolve();
-    const record = toRecord(run, routing, status, outcome, cost, error);
-    run.loggedOverheadMs = record.overheadMs;
-    return deps.writer.write(record);
-  };
-
-  try {
-    const res = await attemptAll(deps, call, ir, routing, run, scope, clientKey, settle);
-    return res;
-  } catch (e) {
-    const status = e instanceof HttpError ? e.status : 500;
-    await settle(scope.aborted ? "cancelled" : "error", status, (e as Error).message);
-    throw e;
-  }
+  return attemptAll(deps, run.begin(routing, r));
 }
 
 function estimateCost(run: Run, model: ModelInfo, ir: ChatRequest): number {
@@ -210,109 +247,112 @@ function estimateCost(run: Run, model: ModelInfo, ir: ChatRequest): number {
   return usd;
 }
 
-async function attemptAll(
-  deps: RouterDeps,
-  call: ChatCall,
-  ir: ChatRequest,
-  routing: Routing,
-  run: Run,
-  scope: RequestScope,
-  clientKey: string | undefined,
-  settle: Settle,
-): Promise<Response> {
-  const config = deps.config();
-  const failures: AttemptFailure[] = [];
-  const cascade = routing.plan.mode === "cascade";
-  const maxEscalations = routing.plan.maxEscalations ?? Number.POSITIVE_INFINITY;
-  let escalations = 0;
-  let lastAnswer: { res: ChatResponse; model: ModelInfo; text?: string; provider: ProviderPlugin } | undefined;
+/** The candidates in turn (fallback, cascade, one retry after a short Retry-After); whatever ends the run settles it. */
+async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
+  try {
+    const { call, ir, routing, scope } = run;
+    const config = deps.config();
+    const failures: AttemptFailure[] = [];
+    const maxEscalations = routing.plan.maxEscalations ?? Number.POSITIVE_INFINITY;
+    let escalations = 0;
+    let accepted: Answer | undefined;
+    // The last answer a cascade's judge rejected: if every model answers uncertainly, the strongest is still better than none.
+    let lastRejected: Answer | undefined;
 
-  for (let i = 0; i < routing.candidates.length; i++) {
-    const model = routing.candidates[i]!;
-    const provider = deps.registry.providers.get(model.provider);
-    if (!provider) {
-      failures.push({ model, provider: model.provider, status: 500, message: `provider ${model.provider} is not loaded`, kind: "vendor" });
-      continue;
-    }
-    if (deps.cooldown.isCooledDown(provider.name)) {
-      failures.push({ model, provider: provider.name, status: 503, message: "Provider is temporarily cooled down", kind: "cooled" });
-      continue;
-    }
-    const rpm = config.limits.rpm[model.id] ?? config.limits.rpmDefault;
-    if (rpm > 0) {
-      const acquired = deps.rate.acquire(rateKey(model), rpm);
-      const d = acquired instanceof Promise ? await acquired : acquired;
-      if (!d.allowed) {
-        failures.push({ model, provider: provider.name, status: 429, message: "rate_limit_exceeded", kind: "rate_limited", retryAfter: d.retryAfterSec });
+    candidates: for (let i = 0; i < routing.candidates.length; i++) {
+      const model = routing.candidates[i]!;
+      const provider = deps.registry.providers.get(model.provider);
+      if (!provider) {
+        failures.push({ model, provider: model.provider, status: 500, message: `provider ${model.provider} is not loaded`, kind: "vendor" });
         continue;
       }
-    }
-    const apiKey = pickKey(deps, provider, model, run.requestedModel, clientKey);
-    if (needsKey(provider) && !apiKey) {
-      failures.push({ model, provider: provider.name, status: 500, message: missingKeyError(provider).message, kind: "missing_key" });
-      continue;
-    }
-
-    let retriedSame = false;
-    for (;;) {
-      run.attempts++;
-      run.routed = model;
-      const attemptStart = performance.now();
-      const ac = scope.attempt();
-      let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, ac);
-      if (outcome.kind === "response" && outcome.stream) {
-        const started = await startStream(deps, call, ir, routing, run, model, provider, outcome, settle, ac.signal, attemptStart);
-        if (started instanceof Response) return started;
-        outcome = started;
+      if (deps.cooldown.isCooledDown(provider.name)) {
+        failures.push({ model, provider: provider.name, status: 503, message: "Provider is temporarily cooled down", kind: "cooled" });
+        continue;
       }
-      if (outcome.kind === "response" && !outcome.stream) {
-        deps.cooldown.recordSuccess(provider.name);
-        run.events.push(attemptEvent(model, provider, attemptStart));
-        const res = outcome.res;
-        run.usage = res.usage;
-        if (routing.judge && escalations < maxEscalations && i < routing.candidates.length - 1) {
-          const verdict = routing.judge(res, ir);
-          if (!verdict.accept) {
-            escalations++;
-            run.events.push({ type: "escalation", model: model.id, provider: provider.name, reason: verdict.reason });
-            run.rejectedUsage = addUsage(run.rejectedUsage, res.usage);
-            run.rejectedCost += costOf(model, res.usage);
-            lastAnswer = { res, model, text: outcome.text, provider };
-            break;
-          }
+      const rpm = config.limits.rpm[model.id] ?? config.limits.rpmDefault;
+      if (rpm > 0) {
+        const acquired = deps.rate.acquire(rateKey(model), rpm);
+        const d = acquired instanceof Promise ? await acquired : acquired;
+        if (!d.allowed) {
+          failures.push({ model, provider: provider.name, status: 429, message: "rate_limit_exceeded", kind: "rate_limited", retryAfter: d.retryAfterSec });
+          continue;
         }
-        return await respondJson(deps, call, routing, run, model, provider, res, outcome.text, settle);
       }
-      // A failure: decide between retrying the same model, moving on, or giving up.
-      const f = (outcome as Extract<AttemptOutcome, { kind: "failure" }>).failure;
-      const cls = classifyFailure(f.networkError !== undefined ? { error: f.networkError } : { status: f.status });
-      if (scope.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
-      if (cls.vendorSide) {
-        if (deps.cooldown.recordFailure(provider.name, f.message)) deps.log.warn("provider cooled down", { provider: provider.name, reason: f.message });
-      }
-      run.events.push({ type: "error", model: model.id, provider: provider.name, status: f.status, reason: f.message });
-      failures.push({ model, provider: provider.name, status: f.status, message: f.message, vendorError: f.vendorError, kind: "vendor", retryAfter: f.retryAfter });
-      if (!cls.retryable) throw vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
-      const last = i === routing.candidates.length - 1;
-      const wait = f.retryAfter;
-      if (last && !retriedSame && wait !== undefined && wait * 1000 <= config.routing.retryAfterCapMs && !deps.cooldown.isCooledDown(provider.name)) {
-        retriedSame = true;
-        const slept = performance.now();
-        await Bun.sleep(wait * 1000);
-        run.waitedMs += performance.now() - slept;
+      const apiKey = pickKey(deps, provider, model, run.requestedModel, run.clientKey);
+      if (needsKey(provider) && !apiKey) {
+        failures.push({ model, provider: provider.name, status: 500, message: missingKeyError(provider).message, kind: "missing_key" });
         continue;
       }
-      if (!last) run.events.push({ type: "fallback", model: routing.candidates[i + 1]!.id, provider: routing.candidates[i + 1]!.provider, reason: cls.reason });
-      break;
-    }
-  }
 
-  if (lastAnswer) {
-    // Every model in the chain answered uncertainly: the strongest answer is still better than none.
-    run.routed = lastAnswer.model;
-    return await respondJson(deps, call, routing, run, lastAnswer.model, lastAnswer.provider, lastAnswer.res, lastAnswer.text, settle);
+      let retriedSame = false;
+      for (;;) {
+        run.attempts++;
+        run.routed = model;
+        const attemptStart = performance.now();
+        const ac = scope.attempt();
+        let outcome = await attemptOne(deps, call, ir, model, provider, apiKey, run, ac);
+        if (outcome.kind === "response" && outcome.stream) {
+          const started = await startStream(deps, run, model, provider, outcome, ac.signal, attemptStart);
+          if (started instanceof Response) return started;
+          outcome = started;
+        }
+        if (outcome.kind === "response" && !outcome.stream) {
+          deps.cooldown.recordSuccess(provider.name);
+          run.events.push(attemptEvent(model, provider, attemptStart));
+          const res = outcome.res;
+          run.usage = res.usage;
+          const answer: Answer = { res, model, provider, text: outcome.text };
+          if (routing.judge && escalations < maxEscalations && i < routing.candidates.length - 1) {
+            const verdict = routing.judge(res, ir);
+            if (!verdict.accept) {
+              escalations++;
+              run.events.push({ type: "escalation", model: model.id, provider: provider.name, reason: verdict.reason });
+              run.rejectedUsage = addUsage(run.rejectedUsage, res.usage);
+              run.rejectedCost += costOf(model, res.usage);
+              lastRejected = answer;
+              break;
+            }
+          }
+          accepted = answer;
+          break candidates;
+        }
+        // A failure: decide between retrying the same model, moving on, or giving up.
+        const f = (outcome as Extract<AttemptOutcome, { kind: "failure" }>).failure;
+        const cls = classifyFailure(f.networkError !== undefined ? { error: f.networkError } : { status: f.status });
+        if (scope.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
+        if (cls.vendorSide) {
+          if (deps.cooldown.recordFailure(provider.name, f.message)) deps.log.warn("provider cooled down", { provider: provider.name, reason: f.message });
+        }
+        run.events.push({ type: "error", model: model.id, provider: provider.name, status: f.status, reason: f.message });
+        failures.push({ model, provider: provider.name, status: f.status, message: f.message, vendorError: f.vendorError, kind: "vendor", retryAfter: f.retryAfter });
+        if (!cls.retryable) throw vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
+        const last = i === routing.candidates.length - 1;
+        const wait = f.retryAfter;
+        if (last && !retriedSame && wait !== undefined && wait * 1000 <= config.routing.retryAfterCapMs && !deps.cooldown.isCooledDown(provider.name)) {
+          retriedSame = true;
+          const slept = performance.now();
+          await Bun.sleep(wait * 1000);
+          run.waitedMs += performance.now() - slept;
+          continue;
+        }
+        if (!last) run.events.push({ type: "fallback", model: routing.candidates[i + 1]!.id, provider: routing.candidates[i + 1]!.provider, reason: cls.reason });
+        break;
+      }
+    }
+
+    const answer = accepted ?? lastRejected;
+    if (!answer) throw finalError(routing, failures, run);
+    run.routed = answer.model;
+    const { body, headers } = jsonAnswer(deps, run, answer);
+    // The record is committed before the client can see the answer complete.
+    await run.settle("ok", 200);
+    return new Response(body, { status: 200, headers });
+  } catch (e) {
+    const status = e instanceof HttpError ? e.status : 500;
+    await run.settle(run.scope.aborted ? "cancelled" : "error", status, (e as Error).message);
+    throw e;
   }
-  throw finalError(routing, failures, run);
 }
 
 const rateKeys = new WeakMap<ModelInfo, string>();
@@ -435,14 +475,15 @@ async function attemptOne(
   const { body, passthrough } = vendorBody(call, ir, model, provider, vendor, run, ctx);
   const { url, headers } = provider.request(ctx);
   const t0 = performance.now();
-  let handle: UpstreamHandle;
+  const handle = new UpstreamCall(ac, config.server.upstreamTimeoutMs);
+  let res: Response;
   try {
-    handle = await callUpstream({ url, headers, body }, ac, config.server.upstreamTimeoutMs);
+    res = await handle.send({ url, headers, body });
   } catch (e) {
     run.waitedMs += performance.now() - t0;
-    return { kind: "failure", failure: { status: 0, message: describeNetworkError(e), networkError: e } };
+    const error = handle.failed(e);
+    return { kind: "failure", failure: { status: 0, message: describeNetworkError(error), networkError: error } };
   }
-  const res = handle.response;
   collectVendorHeaders(res.headers, run);
   if (res.status >= 400 || res.status < 200) {
     const text = await readCapped(res, 1024 * 1024).catch(() => "");
@@ -502,7 +543,8 @@ function keepForwarded(this: Record<string, string>, value: string, key: string)
 }
 
 /** The answer's headers: its content type, then the x-svc-* routing headers and the forwarded vendor ones, in one object. */
-function answerHeaders(contentType: string, run: Run, routing: Routing, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
+function answerHeaders(contentType: string, run: Run, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
+  const routing = run.routing;
   const h: Record<string, string> = {
     "content-type": contentType,
     "x-svc-request-id": run.call.requestId,
@@ -534,42 +576,28 @@ function warnOnMismatch(deps: RouterDeps, run: Run, model: ModelInfo, reported: 
   deps.log.warn("model mismatch", { requestId: run.call.requestId, routedModel: model.id, responseModel: reported });
 }
 
-async function respondJson(
-  deps: RouterDeps,
-  call: ChatCall,
-  routing: Routing,
-  run: Run,
-  model: ModelInfo,
-  provider: ProviderPlugin,
-  res: ChatResponse,
-  passthroughText: string | undefined,
-  settle: Settle,
-): Promise<Response> {
+/** An answer that arrived whole, priced, in the client's format, with its headers. */
+function jsonAnswer(deps: RouterDeps, run: Run, answer: Answer): { body: string; headers: Record<string, string> } {
+  const { res, model, provider } = answer;
   run.usage = res.usage;
   warnOnMismatch(deps, run, model, res.model);
   const cost = (run.costUsd = costOf(model, res.usage) + run.rejectedCost);
-  const body = passthroughText ?? JSON.stringify(codecFor(call.clientFormat).encodeResponse(res, { model: res.model || model.id }));
-  const headers = answerHeaders("application/json", run, routing, model, provider, cost);
-  // The record is committed before the client can see the answer complete.
-  await settle("ok", 200, undefined);
-  return new Response(body, { status: 200, headers });
+  const body = answer.text ?? JSON.stringify(codecFor(run.call.clientFormat).encodeResponse(res, { model: res.model || model.id }));
+  return { body, headers: answerHeaders("application/json", run, model, provider, cost) };
 }
 
 /** Prime the vendor stream; a stream that fails before its first byte becomes a failed attempt. */
 async function startStream(
   deps: RouterDeps,
-  call: ChatCall,
-  ir: ChatRequest,
-  routing: Routing,
   run: Run,
   model: ModelInfo,
   provider: ProviderPlugin,
   outcome: Extract<AttemptOutcome, { stream: true }>,
-  settle: Settle,
   signal: AbortSignal,
   attemptStart: number,
 ): Promise<Response | Extract<AttemptOutcome, { kind: "failure" }>> {
   const config = deps.config();
+  const call = run.call;
   const client = codecFor(call.clientFormat);
   const streamOptions = call.body.stream_options as { include_usage?: unknown } | undefined;
   const primed = await primeStream({
@@ -596,7 +624,7 @@ async function startStream(
         run.events.push({ type: "error", model: model.id, provider: provider.name, reason: o.error });
         if (deps.cooldown.recordFailure(provider.name, o.error)) deps.log.warn("provider cooled down", { provider: provider.name, reason: o.error });
       }
-      return settle(o.outcome, 200, o.error);
+      return run.settle(o.outcome, 200, o.error);
     },
   });
   if (!primed.ok) {
@@ -606,7 +634,7 @@ async function startStream(
   }
   // A stream's real cost is known only at its end: the header carries the pre-call estimate (for a
   // whole answer too, so that the header means the same for every stream).
-  const headers = answerHeaders(client.streamContentType, run, routing, model, provider, estimateCost(run, model, ir));
+  const headers = answerHeaders(client.streamContentType, run, model, provider, estimateCost(run, model, run.ir));
   headers["cache-control"] = "no-cache";
   return new Response(primed.body, { status: 200, headers });
 }
@@ -618,8 +646,8 @@ const addUsage = (a: Usage, b: Usage): Usage => ({
   cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
 });
 
-function toRecord(run: Run, routing: Routing, status: number, outcome: RunRecord["outcome"], cost: number, error?: string): RunRecord {
-  const call = run.call;
+function toRecord(run: Run, status: number, outcome: RunRecord["outcome"], cost: number, error?: string): RunRecord {
+  const { call, routing } = run;
   const usage = addUsage(run.usage, run.rejectedUsage);
   return {
     id: call.requestId,

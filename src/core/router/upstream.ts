@@ -13,28 +13,18 @@ export class UpstreamTimeout extends Error {
 }
 
 export interface UpstreamHandle {
-  response: Response;
   /** Aborts the vendor call (body included) and stops its timer. */
   abort(reason?: unknown): void;
   /** Stops the whole-call timer: the call is over, or a stream takes over with its own idle timer. */
   done(): void;
 }
 
-export async function callUpstream(req: UpstreamRequest, ac: AbortController, timeoutMs: number): Promise<UpstreamHandle> {
-  const call = new UpstreamCall(ac, timeoutMs);
-  try {
-    call.response = await fetch(req.url, { method: "POST", headers: req.headers, body: req.body, signal: ac.signal, redirect: "manual" });
-    return call;
-  } catch (e) {
-    call.done();
-    // Surface our timeout as such, not as a generic abort.
-    throw ac.signal.reason instanceof UpstreamTimeout ? ac.signal.reason : e;
-  }
-}
-
-/** A class rather than closures: every vendor call makes one, and three closures per call add up. */
-class UpstreamCall implements UpstreamHandle {
-  response!: Response;
+/**
+ * A class rather than closures: every vendor call makes one, and three closures per call add up.
+ * Its caller awaits `send` itself: an async wrapper here would hold one more async frame, scope and
+ * promise for as long as every vendor call is in flight, which makes each young collection slower.
+ */
+export class UpstreamCall implements UpstreamHandle {
   // A plain timer, cleared on every path: AbortSignal.timeout would keep one per request alive for its whole span.
   private readonly timer: ReturnType<typeof setTimeout>;
 
@@ -43,6 +33,17 @@ class UpstreamCall implements UpstreamHandle {
     timeoutMs: number,
   ) {
     this.timer = setTimeout(expire, timeoutMs, ac, timeoutMs);
+  }
+
+  /** Starts the call; a rejection goes through `failed`. */
+  send(req: UpstreamRequest): Promise<Response> {
+    return fetch(req.url, { method: "POST", headers: req.headers, body: req.body, signal: this.ac.signal, redirect: "manual" });
+  }
+
+  /** A failed `send`: stops the timer and gives the error to surface (our timeout as such, not as a generic abort). */
+  failed(e: unknown): unknown {
+    this.done();
+    return this.ac.signal.reason instanceof UpstreamTimeout ? this.ac.signal.reason : e;
   }
 
   done(): void {

@@ -10,7 +10,7 @@ import { CodecError } from "../../core/formats/types.ts";
 import { handleChat, clientAnthropicCredential, validateChatBody, type ChatCall } from "../../core/router/pipeline.ts";
 import { modelNotFound } from "../../core/router/plan.ts";
 import { RequestScope } from "../../core/router/scope.ts";
-import { callUpstream } from "../../core/router/upstream.ts";
+import { UpstreamCall } from "../../core/router/upstream.ts";
 import { estimateTokensFor } from "../../core/tokens.ts";
 import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
 import { parseJsonObject, readBody } from "../body.ts";
@@ -56,12 +56,13 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
       const ctx = { model: model.id, stream: false, baseUrl: providerBaseUrl(provider, relay.config(), relay.env), apiKey: key, clientHeaders: request.headers };
       const { url, headers } = provider.countTokens(ctx);
       const scope = new RequestScope(request.signal);
+      const upstream = new UpstreamCall(scope.attempt(), relay.config().server.upstreamTimeoutMs);
       try {
-        const upstream = await callUpstream({ url, headers, body: rawBody }, scope.attempt(), relay.config().server.upstreamTimeoutMs);
-        const text = await upstream.response.text();
-        upstream.done();
-        return new Response(text, { status: upstream.response.status, headers: { "content-type": "application/json", "x-svc-token-count": "vendor" } });
+        const res = await upstream.send({ url, headers, body: rawBody }).catch((e) => Promise.reject(upstream.failed(e)));
+        const text = await res.text();
+        return new Response(text, { status: res.status, headers: { "content-type": "application/json", "x-svc-token-count": "vendor" } });
       } finally {
+        upstream.done();
         scope.close();
       }
     }
