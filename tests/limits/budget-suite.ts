@@ -84,6 +84,19 @@ export function budgetGuardBehaviour(name: string, newStorage: () => BudgetStora
       expect((await guard.status()).daily.spentUsd).toBe(0.2);
     });
 
+    test("only the guard that issued a reservation settles it; a copy or another guard's is refused", async () => {
+      const storage = newStorage();
+      const guard = storage.open(new ManualClock(T10_30), {});
+      const other = storage.open(new ManualClock(T10_30), {});
+      const r = reserved(await guard.reserve(0.2));
+      await expect(other.settle(r, 0.2)).rejects.toThrow(/issued by another/);
+      await expect(guard.settle({ ...r }, 0.2)).rejects.toThrow(/issued by another/);
+      // What a reservation shows is its public fields: the state it holds for its guard stays private.
+      expect(JSON.parse(JSON.stringify(r))).toEqual({ refused: false, id: r.id, estimateUsd: 0.2, hour: "2026-11-22T10", day: "2026-11-22" });
+      await guard.settle(r, 0.2);
+      expect((await guard.status()).daily).toMatchObject({ spentUsd: 0.2, reservedUsd: 0 });
+    });
+
     test("spend survives a new guard over the same storage", async () => {
       const storage = newStorage();
       const clock = new ManualClock(T10_30);

@@ -5,6 +5,7 @@ import type { ModelInfo, ProviderPlugin, WireFormat } from "../../plugin/api.ts"
 import { HttpError } from "../../surfaces/http.ts";
 import type { RunEvent, RunRecord } from "../../store/types.ts";
 import { costOf } from "../catalog/cost.ts";
+import type { InFlight } from "../control.ts";
 import { codecFor } from "../formats/index.ts";
 import { CodecError, type Codec } from "../formats/types.ts";
 import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsage } from "../ir.ts";
@@ -121,6 +122,7 @@ class Run {
   /** Set by begin(), with the session slot and budget reservation that settle() frees. */
   routing!: Routing;
   scope!: RequestScope;
+  private tracked!: InFlight;
   private reservation: BudgetReservation | undefined;
   private telemetry = false;
   private settled = false;
@@ -142,7 +144,7 @@ class Run {
     this.reservation = reservation;
     this.telemetry = this.deps.config().telemetry.enabled;
     this.scope = new RequestScope(this.call.request.signal);
-    this.deps.control.track(this.sessionKey, this.scope);
+    this.tracked = this.deps.control.track(this.sessionKey, this.scope);
     return this;
   }
 
@@ -154,7 +156,7 @@ class Run {
     if (this.settled) return Promise.resolve();
     this.settled = true;
     const deps = this.deps;
-    deps.control.untrack(this.sessionKey, this.scope);
+    deps.control.untrack(this.tracked);
     this.scope.close();
     const model = this.routed;
     const cost = this.costUsd ?? (model ? costOf(model, this.usage) : 0) + this.rejectedCost;
