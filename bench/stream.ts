@@ -58,7 +58,7 @@ async function relay(events: Uint8Array[], vendor: Codec): Promise<ReadableStrea
     },
   });
   if (!primed.ok) throw new Error(`priming failed: ${primed.reason}`);
-  return primed.body instanceof Blob ? primed.body.stream() : primed.body;
+  return primed.body instanceof ReadableStream ? primed.body : new Response(primed.body).body!;
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<number> {

@@ -91,7 +91,7 @@ function relay(v: Vendor, over: Partial<StreamRelayOptions> = {}) {
 async function streamOf(primed: ReturnType<typeof primeStream>): Promise<ReadableStream<Uint8Array>> {
   const p = await primed;
   if (!p.ok) throw new Error(`priming failed: ${p.reason}`);
-  return p.body instanceof Blob ? p.body.stream() : p.body;
+  return p.body instanceof ReadableStream ? p.body : new Response(p.body).body!;
 }
 
 /** The finish event a full decode of the stream gives: what the tap must recover. */
@@ -173,8 +173,18 @@ describe("an answer that arrives whole", () => {
     });
     const p = await primed;
     expect(calls).toEqual(["start", "end ok"]);
-    expect(p.ok && p.body instanceof Blob).toBe(true);
+    // Read in one chunk, it is that chunk, not a copy.
+    expect(p.ok && p.body instanceof Uint8Array).toBe(true);
     expect(ends).toEqual([]); // the over-ridden onEnd logged it
+    expect(await new Response(await streamOf(Promise.resolve(p))).text()).toBe(chunks.join(""));
+  });
+
+  test("read in several chunks, it is one body holding them all, in order", async () => {
+    const chunks = frames(openai);
+    // The first read already holds the finish reason: the relay reads on to the end.
+    const { primed } = relay(vendor([chunks.slice(0, -1).join(""), chunks.at(-1)!]));
+    const p = await primed;
+    expect(p.ok && p.body instanceof Blob).toBe(true);
     expect(await new Response(await streamOf(Promise.resolve(p))).text()).toBe(chunks.join(""));
   });
 
