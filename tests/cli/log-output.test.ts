@@ -1,6 +1,6 @@
 // The structured log: one JSON object per line, fields after time/level/msg,
-// secrets masked; stdout gets a turn's lines in one write (the access log
-// writes a line per request), and nothing pending is lost when the process exits.
+// secrets masked; stdout gets the lines of a few milliseconds in one write (the
+// access log writes a line per request), and nothing pending is lost when the process exits.
 import { expect, test } from "bun:test";
 import path from "node:path";
 import { createLogger } from "../../src/core/log.ts";
@@ -69,6 +69,25 @@ test("stdout gets every line, in order, also when the process exits in the same 
       expect(parsed[5000].msg).toBe("last");
     }
   }
+});
+
+test("a line reaches stdout while the process runs on, not only when it exits", async () => {
+  // The marker is written straight to stdout 100 ms after the first line was logged: by then the
+  // first line must be out, and the second, logged after the marker, must follow it.
+  const script = `
+    import { writeSync } from "node:fs";
+    import { createLogger } from ${JSON.stringify(path.resolve("src/core/log.ts"))};
+    const log = createLogger("info");
+    log.info("first");
+    await Bun.sleep(100);
+    writeSync(1, "marker\\n");
+    log.info("second");
+  `;
+  const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe" });
+  const out = await new Response(child.stdout).text();
+  expect(await child.exited).toBe(0);
+  const lines = out.trimEnd().split("\n");
+  expect(lines.map((l) => (l === "marker" ? l : JSON.parse(l).msg))).toEqual(["first", "marker", "second"]);
 });
 
 test("a stdout the runtime made non-blocking, with a reader that lags: every line arrives, in order", async () => {
