@@ -1,6 +1,6 @@
 // The structured log: one JSON object per line, fields after time/level/msg,
-// secrets masked; stdout gets the lines of a few milliseconds in one write (the
-// access log writes a line per request), and nothing pending is lost when the process exits.
+// secrets masked; stdout gets a turn's lines in one write (the access log
+// writes a line per request), and nothing pending is lost when the process exits.
 import { expect, test } from "bun:test";
 import path from "node:path";
 import { createLogger } from "../../src/core/log.ts";
