@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { casesNamed, checkOnce, type Call } from "./lib/cases.ts";
 import { newTally, tallySlice, type Tally } from "./lib/cpu-time.ts";
+import { median } from "./lib/median.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { startFake, startRelay, type Target } from "./lib/stack.ts";
 import { STREAM_CHUNKS } from "./lib/suite.ts";
@@ -55,7 +56,7 @@ try {
         await slice(mine, c.relay, now);
       }
       const ratios = now.rps.map((v, i) => v / was.rps[i]!).sort((a, b) => a - b);
-      console.log(`${c.id}. ${c.title}: this/base throughput, median of ${ROUNDS} paired rounds ${ratios[(ratios.length - 1) >> 1]!.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(" ")})`);
+      console.log(`${c.id}. ${c.title}: this/base throughput, median of ${ROUNDS} paired rounds ${median(ratios).toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(" ")})`);
       console.log(`   base: ${perRequest(was)}`);
       console.log(`   this: ${perRequest(now)}`);
     } finally {

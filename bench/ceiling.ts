@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import { casesNamed } from "./lib/cases.ts";
 import { newTally, tallySlice, type Tally } from "./lib/cpu-time.ts";
+import { median } from "./lib/median.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { startThreeWay, type Contender as Started } from "./lib/three-way.ts";
 import { assertWrkInstalled } from "./lib/wrk.ts";
@@ -34,8 +35,6 @@ async function slice(c: Contender, durationSec: number, counted: boolean): Promi
   const spec = { url: c.target.url + c.call.path, body: c.call.body, headers: c.call.headers, connections: CONNECTIONS };
   await tallySlice(counted ? c.tally : newTally(), spec, 0, durationSec, c.target.child.pid);
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
 
 function line(c: Contender, floor: Contender): string {
   const t = c.tally;

@@ -8,6 +8,7 @@
 // 1.5 µs a scan in a loop and ~11 µs per request under load; twelfth pass in bench/HISTORY.md).
 // Run: node_modules/.bin/bun bench/plan.ts [bench|default] [--cold]  (both configs when none is named)
 
+import { median } from "./lib/median.ts";
 import { BENCH_CONFIG } from "./lib/stack.ts";
 import { loadConfig } from "../src/config/load.ts";
 import { Catalog } from "../src/core/catalog/catalog.ts";
@@ -93,7 +94,6 @@ async function timedCold(deps: RouterDeps, input: PlanInput): Promise<number> {
   return total / 1_000 / COLD_PLANS;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const us = (n: number): string => n.toFixed(2).padStart(7);
 
 async function report(label: string, configFile: object): Promise<void> {

@@ -9,6 +9,7 @@
 import { parseArgs } from "node:util";
 import { CASES } from "./lib/cases.ts";
 import { mainThread, measuredLoad, total } from "./lib/cpu-time.ts";
+import { median } from "./lib/median.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
 import { startFake, startFloor } from "./lib/stack.ts";
 import { STREAM_CHUNKS } from "./lib/suite.ts";
@@ -37,8 +38,7 @@ try {
     }
     ratios.push(rps[1]! / rps[0]!);
   }
-  const sorted = [...ratios].sort((a, b) => a - b);
-  console.log(`tap/floor throughput, median of ${ROUNDS} rounds: ${sorted[Math.floor(ROUNDS / 2)]!.toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(" ")})`);
+  console.log(`tap/floor throughput, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(" ")})`);
 } finally {
   await stopAll();
 }

@@ -88,7 +88,7 @@ async function slowVendorCases(): Promise<Outcome[]> {
 }
 
 const NOTES = [
-  `Timing: floor and Relay run in alternating wrk slices (1 thread) of ${TIMING.measureSec} s, ${TIMING.rounds} of each after a ${TIMING.warmSec} s warm-up, ${TIMING.connections} connections unless stated; each row shows the round with the median Relay/floor ratio (all rounds in the verdict). Fake vendors answer instantly with ${STREAM_CHUNKS}-chunk streams.`,
+  `Timing: floor and Relay run in alternating wrk slices (1 thread) of ${TIMING.measureSec} s, ${TIMING.rounds} of each after a ${TIMING.warmSec} s warm-up, ${TIMING.connections} connections unless stated; each row shows the round with the median Relay/floor ratio (all rounds in the verdict; e's verdict takes the medians over its rounds of the added p50 and p99). Fake vendors answer instantly with ${STREAM_CHUNKS}-chunk streams.`,
   "Relay: `bun src/server.ts start`, telemetry on, per-model rate limit and hourly/daily budgets set too high to trigger, cooldown on, access log on (default level info, written to a file).",
   `Targets (issue 5): relay/floor ≥ 0.8 non-streaming (a, d) and streaming passthrough (b), ≥ 0.6 translated streaming (c); e added latency p50 ≤ ${SLOW.bars.p50Ms} ms, p99 ≤ ${SLOW.bars.p99Ms} ms.`,
   CASES.c.note,
