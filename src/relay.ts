@@ -78,7 +78,7 @@ export class Relay implements RouterDeps {
     const store =
       c.store.driver === "postgres"
         ? await openStore({ driver: "postgres", url: requirePostgresUrl(c) })
-        : await openStore({ driver: "sqlite", path: join(dataDir(c, opts.env), "relay.db") });
+        : await openStore({ driver: "sqlite", path: join(dataDir(c, opts.env), "relay.db"), onError: (message) => opts.log.warn(message) });
     const relay = new Relay(opts.loaded, opts.env, opts.log, store, opts.clock ?? systemClock);
     await relay.loadUserPlugins();
     await relay.prune();

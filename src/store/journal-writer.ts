@@ -19,7 +19,8 @@
 //
 // Timers come in through WriterTimers so a test can run the scheduling on a
 // clock it moves itself (tests/store/journal-writer.test.ts).
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { openConnection } from "./sqlite-connection.ts";
 import { Journal, replayJournal } from "./sqlite-journal.ts";
 import { runInserter } from "./sqlite-insert.ts";
 import { assertInsertable, type RunRowTuple } from "./row.ts";
@@ -110,10 +111,7 @@ export class JournalWriter {
 
   private open(path: string, journalPath: string): void {
     try {
-      const conn = new Database(path, { strict: true });
-      conn.run("PRAGMA busy_timeout = 5000");
-      // Per connection: commits append to the WAL without fsync; a process kill loses nothing committed.
-      conn.run("PRAGMA synchronous = NORMAL");
+      const conn = openConnection(path);
       this.insertBatch = runInserter(conn);
       // A previous worker of this store died with rows journaled but not committed.
       replayJournal(journalPath, this.insertBatch);

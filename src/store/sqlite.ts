@@ -6,7 +6,7 @@
 // (pruning, agents, settings) stay on this connection. Reads of runs first ask
 // the worker to commit what it has journaled.
 
-import { Database, type SQLQueryBindings } from "bun:sqlite";
+import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations, RECORD_MIGRATION } from "./migrations.ts";
@@ -14,6 +14,8 @@ import { runRowTuple, type RunRowTuple } from "./row.ts";
 import { runInserter } from "./sqlite-insert.ts";
 import { recoverJournals, releaseJournal, reserveJournal } from "./sqlite-journal.ts";
 import type { WriterReply, WriterRequest } from "./journal-writer.ts";
+import type { CheckpointerReply, CheckpointerRequest } from "./sqlite-checkpointer.ts";
+import { CHECKPOINT_BACKSTOP_PAGES, openConnection } from "./sqlite-connection.ts";
 import { SqlStore, type Row } from "./sql-store.ts";
 import type { RunRecord } from "./types.ts";
 
@@ -25,16 +27,17 @@ export class SqliteStore extends SqlStore {
   private readonly thread: WriterThread | undefined;
   private insertHere: ((rows: RunRowTuple[]) => void) | undefined;
 
-  constructor(private readonly path: string) {
+  /** onError: failures off the request path that lose nothing, such as a WAL checkpoint's. */
+  constructor(
+    private readonly path: string,
+    onError: (message: string) => void = (message) => console.error(message),
+  ) {
     super();
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path, { create: true, strict: true });
-    // busy_timeout first so switching to WAL waits for other processes' locks.
-    this.db.run("PRAGMA busy_timeout = 5000");
+    this.db = openConnection(path);
     this.db.run("PRAGMA journal_mode = WAL");
-    this.db.run("PRAGMA synchronous = NORMAL");
     this.db.run("PRAGMA foreign_keys = ON");
-    this.thread = path === ":memory:" ? undefined : new WriterThread(path);
+    this.thread = path === ":memory:" ? undefined : new WriterThread(path, onError);
   }
 
   protected async all(text: string, params: unknown[]): Promise<Row[]> {
@@ -92,14 +95,16 @@ export class SqliteStore extends SqlStore {
 }
 
 /**
- * The worker's entry: beside this file when run from source; in the compiled
- * binary (built with it as a second entry point, see package.json) Bun embeds
- * it under its path relative to src/, and this module's URL is the binary's
- * (`/$bunfs/root/…`, or `B:/~BUN/root/…` on Windows).
+ * A worker's entry (a file in this folder): beside this file when run from
+ * source; in the compiled binary (built with each worker as an entry point of
+ * its own, see package.json) Bun embeds it under its path relative to src/,
+ * and this module's URL is the binary's (`/$bunfs/root/…`, or `B:/~BUN/root/…`
+ * on Windows).
  */
-const WRITER_ENTRY = /\/\$bunfs\/|\/~BUN\//.test(import.meta.url)
-  ? "./store/sqlite-writer.ts"
-  : new URL("./sqlite-writer.ts", import.meta.url).href;
+const workerEntry = (file: string): string =>
+  /\/\$bunfs\/|\/~BUN\//.test(import.meta.url) ? `./store/${file}` : new URL(`./${file}`, import.meta.url).href;
+const WRITER_ENTRY = workerEntry("sqlite-writer.ts");
+const CHECKPOINTER_ENTRY = workerEntry("sqlite-checkpointer.ts");
 
 /**
  * The main-thread side of the writer worker: one pending promise per request,
@@ -117,8 +122,13 @@ class WriterThread {
   private readonly journal: string;
   /** A worker died after journaling: its rows wait in the journal for the next worker. */
   private diedWithRows = false;
+  /** Folds the WAL into the file off the writer's thread; started with the first writer, kept across writer deaths. */
+  private checkpointer: Worker | undefined;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly onError: (message: string) => void,
+  ) {
     this.journal = reserveJournal(path);
   }
 
@@ -144,6 +154,7 @@ class WriterThread {
       this.worker?.terminate();
       this.worker = undefined;
     }
+    await this.stopCheckpointer();
     releaseJournal(this.journal);
   }
 
@@ -174,7 +185,42 @@ class WriterThread {
     worker.addEventListener("close", () => this.fail(worker, new Error("run log writer thread exited")));
     worker.postMessage({ op: "open", path: this.path, journal: this.journal } satisfies WriterRequest);
     this.worker = worker;
+    this.checkpointer ??= this.startCheckpointer();
     return worker;
+  }
+
+  private startCheckpointer(): Worker {
+    const checkpointer = new Worker(CHECKPOINTER_ENTRY);
+    // It runs for as long as the store is open, but never keeps the process alive on its own.
+    checkpointer.unref();
+    checkpointer.onmessage = (event: MessageEvent<CheckpointerReply>) => {
+      if ("error" in event.data) this.onError(event.data.error);
+    };
+    const died = () => {
+      if (this.checkpointer !== checkpointer) return;
+      this.checkpointer = undefined;
+      this.onError(`run log checkpointer thread exited: the WAL is folded into the database only past ${CHECKPOINT_BACKSTOP_PAGES} pages`);
+    };
+    checkpointer.onerror = died;
+    checkpointer.addEventListener("close", died);
+    checkpointer.postMessage({ op: "open", path: this.path } satisfies CheckpointerRequest);
+    return checkpointer;
+  }
+
+  /** Waits for a checkpoint in progress to end, so the store's final checkpoint is not refused as busy. */
+  private async stopCheckpointer(): Promise<void> {
+    const checkpointer = this.checkpointer;
+    if (!checkpointer) return;
+    this.checkpointer = undefined;
+    checkpointer.ref();
+    await new Promise<void>((resolve) => {
+      checkpointer.onmessage = (event: MessageEvent<CheckpointerReply>) => {
+        if ("closed" in event.data) resolve();
+      };
+      checkpointer.addEventListener("close", () => resolve());
+      checkpointer.postMessage({ op: "close" } satisfies CheckpointerRequest);
+    });
+    checkpointer.terminate();
   }
 
   private fail(worker: Worker, error: Error): void {

@@ -4,7 +4,7 @@
 // machine gives. The database and the journal are real files.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { JournalWriter, type WriterTimers } from "../../src/store/journal-writer.ts";
@@ -103,4 +103,23 @@ test("below COMMIT_ROWS rows, a batch waits for the 100 ms interval, and a sync 
   writer.handle({ op: "sync", seq: 3 });
   expect(committedRows()).toBe(20);
   writer.handle({ op: "close", seq: 4 });
+});
+
+test("the writer's commits leave the WAL's checkpoints to the checkpointer thread: past SQLite's 1,000 pages the file is untouched", () => {
+  const timers = new SteppedTimers();
+  const writer = new JournalWriter(timers);
+  writer.handle({ op: "open", path: dbPath, journal: path.join(root, "relay.db-runs-test.jsonl") });
+  const fileBefore = statSync(dbPath).size;
+  let seq = 0;
+  const total = 20_000;
+  for (let i = 0; i < total; i += 500) writer.handle({ op: "insert", seq: ++seq, json: batch(i, 500) });
+  writer.handle({ op: "sync", seq: ++seq });
+  // A checkpoint here would be the writer's, in a commit: with SQLite's default it ran at 1,000 pages.
+  const reader = new Database(dbPath, { readonly: true });
+  const pageSize = (reader.query("PRAGMA page_size").get() as { page_size: number }).page_size;
+  reader.close();
+  expect(statSync(`${dbPath}-wal`).size).toBeGreaterThan(1_000 * pageSize);
+  expect(statSync(dbPath).size).toBe(fileBefore);
+  expect(committedRows()).toBe(total);
+  writer.handle({ op: "close", seq: ++seq });
 });

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { LATEST_VERSION, MIGRATIONS } from "../../src/store/migrations.ts";
@@ -418,6 +418,37 @@ describe("sqlite run-log writer thread", () => {
     for (let i = 0; i < 200 && thread.worker === first; i++) await Bun.sleep(5);
     expect(thread.worker).toBeUndefined();
     expect(await ids()).toEqual(["req_journaled_1", "req_journaled_2"]);
+  });
+
+  test("the checkpointer thread folds committed runs into the database file while the store stays open", async () => {
+    const file = path.join(root, "relay.db");
+    await store.insertRuns(Array.from({ length: 300 }, (_, i) => run({ id: `req_ckpt_${i}` })));
+    expect((await store.listRuns({ limit: 1, offset: 0 })).total).toBe(300); // committed to the WAL
+    const before = statSync(file).size;
+    // Nothing else checkpoints this: 300 runs are far below any connection's automatic checkpoint.
+    for (let i = 0; i < 60 && statSync(file).size === before; i++) await Bun.sleep(50);
+    expect(statSync(file).size).toBeGreaterThan(before);
+    // Closing stops the checkpointer first, so the final checkpoint is not refused as busy.
+    await store.insertRuns([run({ id: "req_ckpt_last" })]);
+    await store.close();
+    expect(!existsSync(`${file}-wal`) || statSync(`${file}-wal`).size === 0).toBe(true);
+  });
+
+  test("a checkpointer thread that dies is reported, and runs still go in", async () => {
+    const messages: string[] = [];
+    const file = path.join(root, "reported.db");
+    const reported = await openStore({ driver: "sqlite", path: file, onError: (m) => messages.push(m) });
+    try {
+      await reported.insertRuns([run({ id: "req_first" })]);
+      const thread = (reported as unknown as { thread: { checkpointer?: Worker } }).thread;
+      thread.checkpointer!.terminate();
+      for (let i = 0; i < 200 && messages.length === 0; i++) await Bun.sleep(5);
+      expect(messages).toEqual([expect.stringContaining("run log checkpointer thread exited")]);
+      await reported.insertRuns([run({ id: "req_second" })]);
+      expect((await reported.listRuns({ limit: 10, offset: 0 })).total).toBe(2);
+    } finally {
+      await reported.close();
+    }
   });
 
   test("a batch the database refuses rejects with SQLite's reason, and the thread goes on", async () => {
