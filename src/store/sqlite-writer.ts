@@ -9,10 +9,12 @@ const writer = new JournalWriter();
 
 self.onmessage = (event: MessageEvent<WriterRequest>) => {
   const msg = event.data;
+  const fail = (e: unknown) => self.postMessage({ seq: msg.op === "open" ? 0 : msg.seq, error: (e as Error)?.message ?? String(e) } satisfies WriterReply);
   try {
     const reply = writer.handle(msg);
-    if (reply) self.postMessage(reply);
+    if (reply instanceof Promise) reply.then((r) => self.postMessage(r), fail);
+    else if (reply) self.postMessage(reply);
   } catch (e) {
-    self.postMessage({ seq: msg.op === "open" ? 0 : msg.seq, error: (e as Error)?.message ?? String(e) } satisfies WriterReply);
+    fail(e);
   }
 };

@@ -52,6 +52,14 @@ export class SqliteStore extends SqlStore {
     await this.thread?.sync();
   }
 
+  override async prune(before: number): Promise<number> {
+    if (!this.thread) return super.prune(before);
+    await this.thread.sync();
+    // Mostly there is nothing old enough: an index probe here spares waking (or starting) the writer.
+    if (!this.db.query("SELECT 1 FROM runs WHERE ts < ? LIMIT 1").get(before)) return 0;
+    return this.thread.prune(before);
+  }
+
   override async incrBy(key: string, delta: number): Promise<number> {
     return this.thread ? this.thread.incr(key, delta) : super.incrBy(key, delta);
   }
@@ -141,6 +149,11 @@ class WriterThread {
     return Number(await this.request({ op: "incr", seq: ++this.seq, key, delta }));
   }
 
+  /** Deletes runs older than `before` on the writer's thread, in chunks; resolves to the count. */
+  async prune(before: number): Promise<number> {
+    return Number(await this.request({ op: "prune", seq: ++this.seq, before }));
+  }
+
   /** Every acknowledged batch is committed to the table. */
   async sync(): Promise<void> {
     // No worker: nothing was journaled, unless one died holding rows (a new one replays them on open).
@@ -153,6 +166,9 @@ class WriterThread {
       await this.request({ op: "close", seq: ++this.seq }).catch(() => {});
       this.worker?.terminate();
       this.worker = undefined;
+      // A prune the close cut short never answers.
+      for (const p of this.pending.values()) p.reject(new Error("the store closed"));
+      this.pending.clear();
     }
     await this.stopCheckpointer();
     releaseJournal(this.journal);

@@ -123,3 +123,25 @@ test("the writer's commits leave the WAL's checkpoints to the checkpointer threa
   expect(committedRows()).toBe(total);
   writer.handle({ op: "close", seq: ++seq });
 });
+
+test("a prune deletes 1,000 runs a task, and a batch arriving meanwhile is acknowledged before it ends", async () => {
+  const timers = new SteppedTimers();
+  const writer = new JournalWriter(timers);
+  writer.handle({ op: "open", path: dbPath, journal: path.join(root, "relay.db-runs-test.jsonl") });
+  const old = JSON.stringify(Array.from({ length: 2_500 }, (_, i) => runRowTuple(sampleRun({ id: `req_old_${i}`, ts: 1_000 + i }))));
+  writer.handle({ op: "insert", seq: 1, json: old });
+  writer.handle({ op: "insert", seq: 2, json: batch(0, 10) });
+  let answer: unknown;
+  const reply = writer.handle({ op: "prune", seq: 3, before: 10_000 }) as Promise<unknown>;
+  void reply.then((r) => (answer = r));
+  // The pending rows were committed first; the first chunk ran at once, and nothing after it yet.
+  expect(committedRows()).toBe(2_510 - 1_000);
+  expect(writer.handle({ op: "insert", seq: 4, json: batch(10, 10) })).toEqual({ seq: 4 });
+  timers.advance(1);
+  expect(committedRows()).toBe(2_510 - 2_000);
+  timers.advance(1);
+  await reply;
+  expect(answer).toEqual({ seq: 3, value: 2_500 });
+  writer.handle({ op: "close", seq: 5 });
+  expect(committedRows()).toBe(20);
+});

@@ -434,6 +434,14 @@ describe("sqlite run-log writer thread", () => {
     expect(!existsSync(`${file}-wal`) || statSync(`${file}-wal`).size === 0).toBe(true);
   });
 
+  test("a prune with nothing old enough is answered here, without starting the writer thread", async () => {
+    expect(await store.prune(Date.now())).toBe(0);
+    expect((store as unknown as { thread: { worker?: Worker } }).thread.worker).toBeUndefined();
+    await store.insertRuns([run({ id: "req_old", ts: 1_000 }), run({ id: "req_new" })]);
+    expect(await store.prune(2_000)).toBe(1);
+    expect(await ids()).toEqual(["req_new"]);
+  });
+
   test("a checkpointer thread that dies is reported, and runs still go in", async () => {
     const messages: string[] = [];
     const file = path.join(root, "reported.db");
