@@ -19,7 +19,7 @@ for (const target of targets) {
   const targetFlag = target === host ? [] : [`--target=bun-${target}`];
   const proc = Bun.spawnSync(
     // The run-log writer thread is a second entry point (see src/store/sqlite.ts).
-    [process.execPath, "build", join(root, "src/server.ts"), join(root, "src/store/sqlite-writer.ts"), join(root, "src/store/sqlite-checkpointer.ts"), "--compile", "--minify", "--bytecode", "--format=esm", ...targetFlag, "--outfile", file],
+    [process.execPath, "build", join(root, "src/server.ts"), join(root, "src/store/sqlite-writer.ts"), join(root, "src/store/sqlite-reader.ts"), "--compile", "--minify", "--bytecode", "--format=esm", ...targetFlag, "--outfile", file],
     { cwd: root, stdout: "pipe", stderr: "pipe" },
   );
   if (proc.exitCode === 0) built.push(target);

@@ -1,10 +1,10 @@
 // The settings every connection to a file-backed SQLite store shares: the main
-// thread's, the run-log writer's and the checkpointer's.
+// thread's, the run-log writer's and the reader's.
 import { Database } from "bun:sqlite";
 
 /**
- * wal_autocheckpoint of the connections that write: the checkpointer thread
- * (sqlite-checkpointer.ts) folds the WAL into the file, so they checkpoint
+ * wal_autocheckpoint of the connections that write: the reader thread
+ * (sqlite-reader.ts) folds the WAL into the file, so they checkpoint
  * only if it has fallen this many pages (40 MB) behind, e.g. while its
  * checkpoints keep failing. SQLite's default of 1,000 pages put each
  * checkpoint, fsyncs included, in the writer's commits.

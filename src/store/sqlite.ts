@@ -1,10 +1,12 @@
 // Embedded store on bun:sqlite. Bun-only API: keep it inside src/store.
-// Run-log writes and counter increments (budget spend) of a file database go to
-// a worker thread (sqlite-writer.ts), which journals each run batch and commits
-// rows in large transactions, so the thread that serves requests never waits on
-// a page write or on the file's write lock; reads and the rare other writes
-// (pruning, agents, settings) stay on this connection. Reads of runs first ask
-// the worker to commit what it has journaled.
+// Run-log writes, pruning and counter increments (budget spend) of a file
+// database go to a worker thread (sqlite-writer.ts), which journals each run
+// batch and commits rows in large transactions, so the thread that serves
+// requests never waits on a page write or on the file's write lock. Reads and
+// the WAL's checkpoints go to a second worker (sqlite-reader.ts), so a scan of
+// a day of runs does not stop the requests either. Only the rare small writes
+// (agents, settings) stay on this connection. Reads of runs first ask the
+// writer to commit what it has journaled.
 
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
@@ -14,17 +16,19 @@ import { runRowTuple, type RunRowTuple } from "./row.ts";
 import { runInserter } from "./sqlite-insert.ts";
 import { recoverJournals, releaseJournal, reserveJournal } from "./sqlite-journal.ts";
 import type { WriterReply, WriterRequest } from "./journal-writer.ts";
-import type { CheckpointerReply, CheckpointerRequest } from "./sqlite-checkpointer.ts";
+import type { ReaderReply, ReaderRequest } from "./sqlite-reader.ts";
 import { CHECKPOINT_BACKSTOP_PAGES, openConnection } from "./sqlite-connection.ts";
 import { SqlStore, type Row } from "./sql-store.ts";
+import { WorkerRequests, workerEntry } from "./worker-requests.ts";
 import type { RunRecord } from "./types.ts";
 
 export class SqliteStore extends SqlStore {
   readonly driver = "sqlite" as const;
   private readonly db: Database;
   private closed = false;
-  /** Off-thread inserts for a file database; an in-memory one cannot be shared with a second connection. */
+  /** Off-thread inserts, reads and checkpoints for a file database; an in-memory one cannot be shared with a second connection. */
   private readonly thread: WriterThread | undefined;
+  private readonly reader: ReaderThread | undefined;
   private insertHere: ((rows: RunRowTuple[]) => void) | undefined;
 
   /** onError: failures off the request path that lose nothing, such as a WAL checkpoint's. */
@@ -37,10 +41,14 @@ export class SqliteStore extends SqlStore {
     this.db = openConnection(path);
     this.db.run("PRAGMA journal_mode = WAL");
     this.db.run("PRAGMA foreign_keys = ON");
-    this.thread = path === ":memory:" ? undefined : new WriterThread(path, onError);
+    if (path === ":memory:") return;
+    const reader = (this.reader = new ReaderThread(path, onError));
+    // Its checkpoints are needed as soon as anything is written.
+    this.thread = new WriterThread(path, () => reader.ensure());
   }
 
   protected async all(text: string, params: unknown[]): Promise<Row[]> {
+    if (this.reader) return this.reader.all(text, params);
     return this.db.query(text).all(...(params as SQLQueryBindings[])) as Row[];
   }
 
@@ -88,7 +96,7 @@ export class SqliteStore extends SqlStore {
   }
 
   protected async storageIntact(): Promise<boolean> {
-    const rows = this.db.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
+    const rows = (await this.all("PRAGMA integrity_check", [])) as { integrity_check: string }[];
     return rows.length === 1 && rows[0].integrity_check === "ok";
   }
 
@@ -96,23 +104,15 @@ export class SqliteStore extends SqlStore {
     if (this.closed) return;
     this.closed = true;
     await this.thread?.close();
+    await this.reader?.close();
     // Fold the WAL back into the main file so the db is a single file at rest.
     this.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
     this.db.close();
   }
 }
 
-/**
- * A worker's entry (a file in this folder): beside this file when run from
- * source; in the compiled binary (built with each worker as an entry point of
- * its own, see package.json) Bun embeds it under its path relative to src/,
- * and this module's URL is the binary's (`/$bunfs/root/…`, or `B:/~BUN/root/…`
- * on Windows).
- */
-const workerEntry = (file: string): string =>
-  /\/\$bunfs\/|\/~BUN\//.test(import.meta.url) ? `./store/${file}` : new URL(`./${file}`, import.meta.url).href;
 const WRITER_ENTRY = workerEntry("sqlite-writer.ts");
-const CHECKPOINTER_ENTRY = workerEntry("sqlite-checkpointer.ts");
+const READER_ENTRY = workerEntry("sqlite-reader.ts");
 
 /**
  * The main-thread side of the writer worker: one pending promise per request,
@@ -124,126 +124,120 @@ const CHECKPOINTER_ENTRY = workerEntry("sqlite-checkpointer.ts");
  * batch journaled just before the death is not doubled).
  */
 class WriterThread {
-  private worker: Worker | undefined;
-  private seq = 0;
-  private readonly pending = new Map<number, { resolve(value: number | undefined): void; reject(e: Error): void }>();
+  private requests: WorkerRequests<WriterReply> | undefined;
   private readonly journal: string;
   /** A worker died after journaling: its rows wait in the journal for the next worker. */
   private diedWithRows = false;
-  /** Folds the WAL into the file off the writer's thread; started with the first writer, kept across writer deaths. */
-  private checkpointer: Worker | undefined;
 
+  /** `started`: called as each worker starts. */
   constructor(
     private readonly path: string,
-    private readonly onError: (message: string) => void,
+    private readonly started: () => void,
   ) {
     this.journal = reserveJournal(path);
   }
 
   async insert(records: RunRecord[]): Promise<void> {
-    await this.request({ op: "insert", seq: ++this.seq, json: JSON.stringify(records.map(runRowTuple)) });
+    const json = JSON.stringify(records.map(runRowTuple));
+    await this.request((seq) => ({ op: "insert", seq, json }));
   }
 
   /** Adds to a kv counter on the writer's connection; resolves to the new value. */
   async incr(key: string, delta: number): Promise<number> {
-    return Number(await this.request({ op: "incr", seq: ++this.seq, key, delta }));
+    return Number((await this.request((seq) => ({ op: "incr", seq, key, delta }))).value);
   }
 
   /** Deletes runs older than `before` on the writer's thread, in chunks; resolves to the count. */
   async prune(before: number): Promise<number> {
-    return Number(await this.request({ op: "prune", seq: ++this.seq, before }));
+    return Number((await this.request((seq) => ({ op: "prune", seq, before }))).value);
   }
 
   /** Every acknowledged batch is committed to the table. */
   async sync(): Promise<void> {
     // No worker: nothing was journaled, unless one died holding rows (a new one replays them on open).
-    if (this.worker || this.diedWithRows) await this.request({ op: "sync", seq: ++this.seq });
+    if (this.requests || this.diedWithRows) await this.request((seq) => ({ op: "sync", seq }));
   }
 
   async close(): Promise<void> {
-    if (this.worker) {
+    const requests = this.requests;
+    if (requests) {
       // A failed final commit leaves the journal on disk for the next open to replay.
-      await this.request({ op: "close", seq: ++this.seq }).catch(() => {});
-      this.worker?.terminate();
-      this.worker = undefined;
+      await requests.request((seq) => ({ op: "close", seq })).catch(() => {});
+      this.requests = undefined;
+      requests.worker.terminate();
       // A prune the close cut short never answers.
-      for (const p of this.pending.values()) p.reject(new Error("the store closed"));
-      this.pending.clear();
+      requests.failAll(new Error("the store closed"));
     }
-    await this.stopCheckpointer();
     releaseJournal(this.journal);
   }
 
-  /** Resolves to the reply's value: an incr's new count, nothing for the other requests. */
-  private request(msg: Extract<WriterRequest, { seq: number }>): Promise<number | undefined> {
-    const worker = this.worker ?? this.start();
-    // An unanswered batch keeps the process alive (a shutdown waits for it); an idle worker does not.
-    if (this.pending.size === 0) worker.ref();
-    return new Promise<number | undefined>((resolve, reject) => {
-      this.pending.set(msg.seq, { resolve, reject });
-      worker.postMessage(msg);
-    });
+  private request(build: (seq: number) => Extract<WriterRequest, { seq: number }>): Promise<WriterReply> {
+    return (this.requests ?? this.start()).request(build);
   }
 
-  private start(): Worker {
+  private start(): WorkerRequests<WriterReply> {
     const worker = new Worker(WRITER_ENTRY);
+    const requests = new WorkerRequests<WriterReply>(worker);
     this.diedWithRows = false;
-    worker.onmessage = (event: MessageEvent<WriterReply>) => {
-      const { seq, error, value } = event.data;
-      const p = this.pending.get(seq);
-      if (!p) return;
-      this.pending.delete(seq);
-      if (this.pending.size === 0) worker.unref();
-      if (error === undefined) p.resolve(value);
-      else p.reject(new Error(error));
-    };
-    worker.onerror = (event) => this.fail(worker, new Error(`run log writer thread failed: ${event.message}`));
-    worker.addEventListener("close", () => this.fail(worker, new Error("run log writer thread exited")));
+    worker.onerror = (event) => this.fail(requests, new Error(`run log writer thread failed: ${event.message}`));
+    worker.addEventListener("close", () => this.fail(requests, new Error("run log writer thread exited")));
     worker.postMessage({ op: "open", path: this.path, journal: this.journal } satisfies WriterRequest);
-    this.worker = worker;
-    this.checkpointer ??= this.startCheckpointer();
-    return worker;
+    this.requests = requests;
+    this.started();
+    return requests;
   }
 
-  private startCheckpointer(): Worker {
-    const checkpointer = new Worker(CHECKPOINTER_ENTRY);
-    // It runs for as long as the store is open, but never keeps the process alive on its own.
-    checkpointer.unref();
-    checkpointer.onmessage = (event: MessageEvent<CheckpointerReply>) => {
-      if ("error" in event.data) this.onError(event.data.error);
-    };
-    const died = () => {
-      if (this.checkpointer !== checkpointer) return;
-      this.checkpointer = undefined;
-      this.onError(`run log checkpointer thread exited: the WAL is folded into the database only past ${CHECKPOINT_BACKSTOP_PAGES} pages`);
-    };
-    checkpointer.onerror = died;
-    checkpointer.addEventListener("close", died);
-    checkpointer.postMessage({ op: "open", path: this.path } satisfies CheckpointerRequest);
-    return checkpointer;
-  }
-
-  /** Waits for a checkpoint in progress to end, so the store's final checkpoint is not refused as busy. */
-  private async stopCheckpointer(): Promise<void> {
-    const checkpointer = this.checkpointer;
-    if (!checkpointer) return;
-    this.checkpointer = undefined;
-    checkpointer.ref();
-    await new Promise<void>((resolve) => {
-      checkpointer.onmessage = (event: MessageEvent<CheckpointerReply>) => {
-        if ("closed" in event.data) resolve();
-      };
-      checkpointer.addEventListener("close", () => resolve());
-      checkpointer.postMessage({ op: "close" } satisfies CheckpointerRequest);
-    });
-    checkpointer.terminate();
-  }
-
-  private fail(worker: Worker, error: Error): void {
-    if (this.worker !== worker) return;
-    this.worker = undefined;
+  private fail(requests: WorkerRequests<WriterReply>, error: Error): void {
+    if (this.requests !== requests) return;
+    this.requests = undefined;
     this.diedWithRows = true;
-    for (const p of this.pending.values()) p.reject(error);
-    this.pending.clear();
+    requests.failAll(error);
+  }
+}
+
+/**
+ * The main-thread side of the reader worker (sqlite-reader.ts): reads, and the
+ * WAL's checkpoints. It starts on the first read or with the writer, and again
+ * on the next read or writer start after it died.
+ */
+class ReaderThread {
+  private requests: WorkerRequests<ReaderReply> | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly onError: (message: string) => void,
+  ) {}
+
+  async all(text: string, params: unknown[]): Promise<Row[]> {
+    return (await this.ensure().request((seq) => ({ op: "all", seq, text, params }) satisfies ReaderRequest)).rows as Row[];
+  }
+
+  ensure(): WorkerRequests<ReaderReply> {
+    return this.requests ?? this.start();
+  }
+
+  /** Waits for a read or checkpoint in progress to end, so the store's final checkpoint is not refused as busy. */
+  async close(): Promise<void> {
+    const requests = this.requests;
+    if (!requests) return;
+    this.requests = undefined;
+    await requests.request((seq) => ({ op: "close", seq })).catch(() => {});
+    requests.worker.terminate();
+  }
+
+  private start(): WorkerRequests<ReaderReply> {
+    const worker = new Worker(READER_ENTRY);
+    const requests = new WorkerRequests<ReaderReply>(worker, (notice) => this.onError(notice.error ?? ""));
+    const died = (why: string) => {
+      if (this.requests !== requests) return;
+      this.requests = undefined;
+      requests.failAll(new Error(why));
+      this.onError(`${why}: reads start a new one; meanwhile the WAL is folded into the database only past ${CHECKPOINT_BACKSTOP_PAGES} pages`);
+    };
+    worker.onerror = (event) => died(`SQLite reader thread failed: ${event.message}`);
+    worker.addEventListener("close", () => died("SQLite reader thread exited"));
+    worker.postMessage({ op: "open", path: this.path } satisfies ReaderRequest);
+    this.requests = requests;
+    return requests;
   }
 }

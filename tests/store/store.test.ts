@@ -396,31 +396,33 @@ describe("sqlite run-log writer thread", () => {
 
   const ids = async () => (await store.listRuns({ limit: 100, offset: 0 })).runs.map((r) => r.id).sort();
 
+  /** The worker behind one of the store's threads ("thread": the writer; "reader"), if it runs. */
+  const workerOf = (s: Store, which: "thread" | "reader"): Worker | undefined =>
+    (s as unknown as Record<string, { requests?: { worker: Worker } }>)[which].requests?.worker;
+
   test("a thread that died is replaced on the next batch; nothing committed before is lost", async () => {
     await store.insertRuns([run({ id: "req_before" })]);
-    const thread = (store as unknown as { thread: { worker?: Worker } }).thread;
-    const first = thread.worker;
+    const first = workerOf(store, "thread");
     expect(first).toBeDefined();
     first!.terminate();
     // The thread's end is noticed asynchronously; until then a batch may be sent to it and fail.
-    for (let i = 0; i < 200 && thread.worker === first; i++) await Bun.sleep(5);
+    for (let i = 0; i < 200 && workerOf(store, "thread") === first; i++) await Bun.sleep(5);
     await store.insertRuns([run({ id: "req_after" })]);
-    expect(thread.worker).toBeDefined();
-    expect(thread.worker).not.toBe(first);
+    expect(workerOf(store, "thread")).toBeDefined();
+    expect(workerOf(store, "thread")).not.toBe(first);
     expect(await ids()).toEqual(["req_after", "req_before"]);
   });
 
   test("runs a dead thread had journaled are visible to the next read, with no batch after the death", async () => {
     await store.insertRuns([run({ id: "req_journaled_1" }), run({ id: "req_journaled_2" })]);
-    const thread = (store as unknown as { thread: { worker?: Worker } }).thread;
-    const first = thread.worker!;
+    const first = workerOf(store, "thread")!;
     first.terminate(); // acknowledged (journaled), most likely not yet committed
-    for (let i = 0; i < 200 && thread.worker === first; i++) await Bun.sleep(5);
-    expect(thread.worker).toBeUndefined();
+    for (let i = 0; i < 200 && workerOf(store, "thread") === first; i++) await Bun.sleep(5);
+    expect(workerOf(store, "thread")).toBeUndefined();
     expect(await ids()).toEqual(["req_journaled_1", "req_journaled_2"]);
   });
 
-  test("the checkpointer thread folds committed runs into the database file while the store stays open", async () => {
+  test("the reader thread folds committed runs into the database file while the store stays open", async () => {
     const file = path.join(root, "relay.db");
     await store.insertRuns(Array.from({ length: 300 }, (_, i) => run({ id: `req_ckpt_${i}` })));
     expect((await store.listRuns({ limit: 1, offset: 0 })).total).toBe(300); // committed to the WAL
@@ -428,7 +430,7 @@ describe("sqlite run-log writer thread", () => {
     // Nothing else checkpoints this: 300 runs are far below any connection's automatic checkpoint.
     for (let i = 0; i < 60 && statSync(file).size === before; i++) await Bun.sleep(50);
     expect(statSync(file).size).toBeGreaterThan(before);
-    // Closing stops the checkpointer first, so the final checkpoint is not refused as busy.
+    // Closing stops the reader first, so the final checkpoint is not refused as busy.
     await store.insertRuns([run({ id: "req_ckpt_last" })]);
     await store.close();
     expect(!existsSync(`${file}-wal`) || statSync(`${file}-wal`).size === 0).toBe(true);
@@ -436,27 +438,40 @@ describe("sqlite run-log writer thread", () => {
 
   test("a prune with nothing old enough is answered here, without starting the writer thread", async () => {
     expect(await store.prune(Date.now())).toBe(0);
-    expect((store as unknown as { thread: { worker?: Worker } }).thread.worker).toBeUndefined();
+    expect(workerOf(store, "thread")).toBeUndefined();
     await store.insertRuns([run({ id: "req_old", ts: 1_000 }), run({ id: "req_new" })]);
     expect(await store.prune(2_000)).toBe(1);
     expect(await ids()).toEqual(["req_new"]);
   });
 
-  test("a checkpointer thread that dies is reported, and runs still go in", async () => {
+  test("a reader thread that dies is reported and replaced on the next read; runs still go in", async () => {
     const messages: string[] = [];
     const file = path.join(root, "reported.db");
     const reported = await openStore({ driver: "sqlite", path: file, onError: (m) => messages.push(m) });
     try {
       await reported.insertRuns([run({ id: "req_first" })]);
-      const thread = (reported as unknown as { thread: { checkpointer?: Worker } }).thread;
-      thread.checkpointer!.terminate();
+      const first = workerOf(reported, "reader")!;
+      first.terminate();
       for (let i = 0; i < 200 && messages.length === 0; i++) await Bun.sleep(5);
-      expect(messages).toEqual([expect.stringContaining("run log checkpointer thread exited")]);
+      expect(messages).toEqual([expect.stringContaining("SQLite reader thread exited")]);
       await reported.insertRuns([run({ id: "req_second" })]);
       expect((await reported.listRuns({ limit: 10, offset: 0 })).total).toBe(2);
+      expect(workerOf(reported, "reader")).not.toBe(first);
     } finally {
       await reported.close();
     }
+  });
+
+  test("reads of a file store run on the reader thread, not on the request thread's connection", async () => {
+    await store.insertRuns([run({ id: "req_read" })]);
+    const main = (store as unknown as { db: Database }).db;
+    const onMain: string[] = [];
+    const query = main.query.bind(main);
+    main.query = ((text: string) => (onMain.push(text), query(text))) as typeof main.query;
+    expect((await store.totalsByModel(0))[0]?.requests).toBe(1);
+    expect((await store.listRuns({ limit: 10, offset: 0, model: "gpt-4o-mini" })).total).toBe(1);
+    expect(await store.integrityCheck()).toBe(true);
+    expect(onMain).toEqual([]);
   });
 
   test("a batch the database refuses rejects with SQLite's reason, and the thread goes on", async () => {
