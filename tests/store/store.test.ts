@@ -474,6 +474,19 @@ describe("sqlite run-log writer thread", () => {
     expect(onMain).toEqual([]);
   });
 
+  test("an integrity_check's verdict is shared by the callers that ask meanwhile and reused for ten minutes", async () => {
+    const reader = (store as unknown as { reader: { all(text: string, params: unknown[]): Promise<unknown[]> } }).reader;
+    const checks: string[] = [];
+    const all = reader.all.bind(reader);
+    reader.all = (text, params) => (text.includes("integrity_check") && checks.push(text), all(text, params));
+    expect(await Promise.all([store.integrityCheck(), store.integrityCheck()])).toEqual([true, true]);
+    expect(await store.integrityCheck()).toBe(true);
+    expect(checks).toHaveLength(1);
+    (store as unknown as { integrity: { at: number } }).integrity.at -= 10 * 60_000;
+    expect(await store.integrityCheck()).toBe(true);
+    expect(checks).toHaveLength(2);
+  });
+
   test("a batch the database refuses rejects with SQLite's reason, and the thread goes on", async () => {
     const bad = { ...run({ id: "req_bad" }), outcome: undefined } as unknown as RunRecord; // NOT NULL column
     await expect(store.insertRuns([run({ id: "req_ok_in_bad_batch" }), bad])).rejects.toThrow(/NOT NULL/);
