@@ -66,9 +66,12 @@ test("a client that disconnects mid-stream aborts the vendor call; the run is lo
 });
 
 test("a client that stops reading holds the vendor back (back-pressure), then gets the whole stream", async () => {
-  // 32 MB in 512 events sent as fast as the client takes them: far more than the socket buffers
-  // between the client, Relay and the vendor hold, so the vendor can only finish if Relay buffers.
-  const events = 512;
+  // 96 MB in 1,536 events sent as fast as the client takes them: more than the socket buffers
+  // between the client, Relay and the vendor can hold, so the vendor can only finish if Relay
+  // buffers. With 32 MB the test failed once in a full run (the vendor had finished 2 s into the
+  // pause), most likely because Linux grows a socket's receive buffer up to net.ipv4.tcp_rmem's
+  // maximum, 32 MB on these machines: the kernel alone could hold the whole answer.
+  const events = 1_536;
   const piece = "x".repeat(64 * 1024 - 1) + " ";
   w.openai.enqueue({ text: piece.repeat(events), textChunks: events });
   const { hostname, port } = new URL(w.url);
@@ -86,7 +89,7 @@ test("a client that stops reading holds the vendor back (back-pressure), then ge
   await eventually(() => (received > 0 ? true : undefined), "the first bytes");
   socket.pause();
   const rssBefore = process.memoryUsage.rss();
-  // Long enough for a vendor on loopback to push all 32 MB several times over, were it allowed to.
+  // Long enough for a vendor on loopback to push all 96 MB several times over, were it allowed to.
   await Bun.sleep(2000);
   const receivedWhilePaused = received;
   expect(w.openai.openConnections()).toBe(1);
