@@ -1,5 +1,6 @@
 // File-system seam: the only place the core touches files, so a Deno build can swap it.
-import { type FSWatcher, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, watch, writeSync } from "node:fs";
+import { type FSWatcher, existsSync, readFileSync, watch, writeSync } from "node:fs";
+import { mkdir, open, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 
 /** The file's text, or undefined when it does not exist. */
@@ -12,18 +13,22 @@ export function readTextFile(path: string): string | undefined {
   }
 }
 
-/** Write via a fsynced temporary file and rename, so readers never see half a file. */
-export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+/**
+ * Write via a fsynced temporary file and rename, so readers never see half a file. Asynchronous:
+ * the admin API writes the config file from the thread that serves requests, and an fsync can take
+ * hundreds of milliseconds on a busy disk.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const fd = openSync(tmp, "w", 0o600);
+  const file = await open(tmp, "w", 0o600);
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
+    await file.writeFile(text);
+    await file.sync();
   } finally {
-    closeSync(fd);
+    await file.close();
   }
-  renameSync(tmp, path);
+  await rename(tmp, path);
 }
 
 export const fileExists = existsSync;

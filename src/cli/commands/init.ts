@@ -71,7 +71,7 @@ export async function initCommand(args: string[], ctx: CommandContext): Promise<
   const text = configText(answers, detected);
   // Validate exactly what will be written, on its own (the environment is not part of the file).
   loadConfig({ file, env: {}, fileText: text });
-  writeFileAtomic(file, text);
+  await writeFileAtomic(file, text);
 
   out(`${s.green("✓")} wrote ${file}\n`);
   out(`  tiers:  simple ${answers.tiers.simple}, moderate ${answers.tiers.moderate}, complex ${answers.tiers.complex}\n`);

@@ -45,7 +45,7 @@ async function patchConfig(relay: Relay, request: Request): Promise<Response> {
         details: { parameter: "config", expected: "a patch that keeps the configuration valid" },
       });
     }
-    writeFileAtomic(file, text);
+    await writeFileAtomic(file, text);
     relay.applyConfig(loaded);
     relay.log.info("config patched", { keys: Object.keys(patch) });
     return json({ ok: true, config: redact(loaded.config) });
