@@ -68,7 +68,8 @@ export class Relay implements RouterDeps {
     try {
       return await this.store.prune(before);
     } catch (e) {
-      this.log.error("pruning the run log failed", { error: e });
+      // A close cuts a prune short; that is not a failure.
+      if (!this.closed) this.log.error("pruning the run log failed", { error: e });
       return 0;
     }
   }
@@ -81,7 +82,9 @@ export class Relay implements RouterDeps {
         : await openStore({ driver: "sqlite", path: join(dataDir(c, opts.env), "relay.db"), onError: (message) => opts.log.warn(message) });
     const relay = new Relay(opts.loaded, opts.env, opts.log, store, opts.clock ?? systemClock);
     await relay.loadUserPlugins();
-    await relay.prune();
+    // Not awaited: after a long stop there can be days of runs to delete, and the store deletes them
+    // off the request thread, so the server can listen meanwhile.
+    void relay.prune();
     return relay;
   }
 
