@@ -19,6 +19,7 @@
 // (CHECKPOINT_BACKSTOP_PAGES).
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { openConnection } from "./sqlite-connection.ts";
+import { answerRequests } from "./worker-requests.ts";
 
 /** How often the WAL is folded into the database file; under full load that is a few MB of WAL. */
 const CHECKPOINT_INTERVAL_MS = 1_000;
@@ -47,7 +48,7 @@ function checkpoint(): void {
   }
 }
 
-function handle(msg: ReaderRequest): ReaderReply | undefined {
+answerRequests<ReaderRequest>(self, (msg): ReaderReply | undefined => {
   switch (msg.op) {
     case "open":
       try {
@@ -67,14 +68,4 @@ function handle(msg: ReaderRequest): ReaderReply | undefined {
       db = undefined;
       return { seq: msg.seq };
   }
-}
-
-self.onmessage = (event: MessageEvent<ReaderRequest>) => {
-  const msg = event.data;
-  try {
-    const reply = handle(msg);
-    if (reply) self.postMessage(reply);
-  } catch (e) {
-    self.postMessage({ seq: msg.op === "open" ? 0 : msg.seq, error: (e as Error)?.message ?? String(e) } satisfies ReaderReply);
-  }
-};
+});

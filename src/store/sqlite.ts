@@ -177,15 +177,10 @@ class WriterThread {
   }
 
   async close(): Promise<void> {
-    const requests = this.requests;
-    if (requests) {
-      // A failed final commit leaves the journal on disk for the next open to replay.
-      await requests.request((seq) => ({ op: "close", seq })).catch(() => {});
-      this.requests = undefined;
-      requests.worker.terminate();
-      // A prune the close cut short never answers.
-      requests.failAll(new Error("the store closed"));
-    }
+    // A failed final commit leaves the journal on disk for the next open to replay; a prune the
+    // close cut short is rejected.
+    await this.requests?.close((seq) => ({ op: "close", seq }));
+    this.requests = undefined;
     releaseJournal(this.journal);
   }
 
@@ -195,21 +190,17 @@ class WriterThread {
 
   private start(): WorkerRequests<WriterReply> {
     const worker = new Worker(WRITER_ENTRY);
-    const requests = new WorkerRequests<WriterReply>(worker);
+    const requests = new WorkerRequests<WriterReply>(worker, "run log writer thread", {
+      exit: () => {
+        this.requests = undefined;
+        this.diedWithRows = true;
+      },
+    });
     this.diedWithRows = false;
-    worker.onerror = (event) => this.fail(requests, new Error(`run log writer thread failed: ${event.message}`));
-    worker.addEventListener("close", () => this.fail(requests, new Error("run log writer thread exited")));
     worker.postMessage({ op: "open", path: this.path, journal: this.journal } satisfies WriterRequest);
     this.requests = requests;
     this.started();
     return requests;
-  }
-
-  private fail(requests: WorkerRequests<WriterReply>, error: Error): void {
-    if (this.requests !== requests) return;
-    this.requests = undefined;
-    this.diedWithRows = true;
-    requests.failAll(error);
   }
 }
 
@@ -236,24 +227,19 @@ class ReaderThread {
 
   /** Waits for a read or checkpoint in progress to end, so the store's final checkpoint is not refused as busy. */
   async close(): Promise<void> {
-    const requests = this.requests;
-    if (!requests) return;
+    await this.requests?.close((seq) => ({ op: "close", seq }));
     this.requests = undefined;
-    await requests.request((seq) => ({ op: "close", seq })).catch(() => {});
-    requests.worker.terminate();
   }
 
   private start(): WorkerRequests<ReaderReply> {
     const worker = new Worker(READER_ENTRY);
-    const requests = new WorkerRequests<ReaderReply>(worker, (notice) => this.onError(notice.error ?? ""));
-    const died = (why: string) => {
-      if (this.requests !== requests) return;
-      this.requests = undefined;
-      requests.failAll(new Error(why));
-      this.onError(`${why}: reads start a new one; meanwhile the WAL is folded into the database only past ${CHECKPOINT_BACKSTOP_PAGES} pages`);
-    };
-    worker.onerror = (event) => died(`SQLite reader thread failed: ${event.message}`);
-    worker.addEventListener("close", () => died("SQLite reader thread exited"));
+    const requests = new WorkerRequests<ReaderReply>(worker, "SQLite reader thread", {
+      exit: (error) => {
+        this.requests = undefined;
+        this.onError(`${error.message}: reads start a new one; meanwhile the WAL is folded into the database only past ${CHECKPOINT_BACKSTOP_PAGES} pages`);
+      },
+      notice: (notice) => this.onError(notice.error ?? ""),
+    });
     worker.postMessage({ op: "open", path: this.path } satisfies ReaderRequest);
     this.requests = requests;
     return requests;

@@ -1,5 +1,6 @@
 // Requests to a store's worker thread, each answered by the reply that carries
-// its sequence number. An unanswered request keeps the process alive (a
+// its sequence number: the main thread's side (WorkerRequests) and the
+// worker's (answerRequests). An unanswered request keeps the process alive (a
 // shutdown waits for it); an idle worker does not.
 
 export interface WorkerReply {
@@ -17,25 +18,43 @@ export interface WorkerReply {
 export const workerEntry = (file: string): string =>
   /\/\$bunfs\/|\/~BUN\//.test(import.meta.url) ? `./store/${file}` : new URL(`./${file}`, import.meta.url).href;
 
+export interface WorkerEvents<Reply> {
+  /** The worker failed or exited before close(): every unanswered request has been rejected with `error`. */
+  exit?(error: Error): void;
+  /** A reply with seq 0, which answers no request (a background failure, say). */
+  notice?(reply: Reply): void;
+}
+
 export class WorkerRequests<Reply extends WorkerReply> {
   private seq = 0;
   private readonly pending = new Map<number, { resolve(reply: Reply): void; reject(e: Error): void }>();
+  /** Failed, exited or closed: its end is reported once. */
+  private ended = false;
 
-  /** `onNotice`: replies with seq 0, which answer no request (a background failure, say). */
+  /** `name` names the thread in the errors of its end. */
   constructor(
     readonly worker: Worker,
-    onNotice: (reply: Reply) => void = () => {},
+    private readonly name: string,
+    events: WorkerEvents<Reply> = {},
   ) {
     worker.unref();
     worker.onmessage = (event: MessageEvent<Reply>) => {
       const reply = event.data;
       const p = this.pending.get(reply.seq);
-      if (!p) return reply.seq === 0 ? onNotice(reply) : undefined;
+      if (!p) return reply.seq === 0 ? events.notice?.(reply) : undefined;
       this.pending.delete(reply.seq);
       if (this.pending.size === 0) worker.unref();
       if (reply.error === undefined) p.resolve(reply);
       else p.reject(new Error(reply.error));
     };
+    const end = (error: Error) => {
+      if (this.ended) return;
+      this.ended = true;
+      this.failAll(error);
+      events.exit?.(error);
+    };
+    worker.onerror = (event) => end(new Error(`${name} failed: ${event.message}`));
+    worker.addEventListener("close", () => end(new Error(`${name} exited`)));
   }
 
   /** Posts the message `build` makes with the next sequence number; resolves with its reply. */
@@ -48,9 +67,41 @@ export class WorkerRequests<Reply extends WorkerReply> {
     });
   }
 
-  /** Rejects every unanswered request: the worker died, or was closed before it answered. */
-  failAll(error: Error): void {
+  /**
+   * Sends the close message `build` makes and waits for its answer (a failure to close is the
+   * worker's to leave on disk), then ends the worker; requests it never answered are rejected.
+   */
+  async close(build: (seq: number) => { seq: number }): Promise<void> {
+    await this.request(build).catch(() => {});
+    this.ended = true;
+    this.worker.terminate();
+    this.failAll(new Error(`${this.name} was closed`));
+  }
+
+  private failAll(error: Error): void {
     for (const p of this.pending.values()) p.reject(error);
     this.pending.clear();
   }
+}
+
+/**
+ * The worker's side: answers each message with what `handle` returns (nothing, a reply, or a
+ * promise of one) and reports what it throws or rejects with as the message's error. A failed
+ * "open" has no sequence number: its error goes out with seq 0.
+ */
+export function answerRequests<Msg extends { op: string; seq?: number }>(
+  scope: Worker,
+  handle: (msg: Msg) => WorkerReply | Promise<WorkerReply> | undefined,
+): void {
+  const fail = (msg: Msg, e: unknown) => scope.postMessage({ seq: msg.seq ?? 0, error: (e as Error)?.message ?? String(e) } satisfies WorkerReply);
+  scope.onmessage = (event: MessageEvent<Msg>) => {
+    const msg = event.data;
+    try {
+      const reply = handle(msg);
+      if (reply instanceof Promise) reply.then((r) => scope.postMessage(r), (e) => fail(msg, e));
+      else if (reply) scope.postMessage(reply);
+    } catch (e) {
+      fail(msg, e);
+    }
+  };
 }
