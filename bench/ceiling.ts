@@ -1,11 +1,15 @@
 // How close to the floor any gateway with Relay's guarantees can come on this
 // runtime: the floor (bench/floor.ts), the skeleton (bench/skeleton.ts: parse,
-// forward, read the answer, a durable run record, nothing else) and Relay with
-// every feature on, driven by wrk in alternating slices behind one fake vendor.
-// It prints each one's median throughput ratio to the floor and its CPU per
-// request from /proc, so Relay's distance from the floor splits into the part
-// no gateway here can skip (skeleton − floor) and Relay's own (Relay −
-// skeleton). Not a gate; asserts nothing. Linux only (/proc).
+// forward, read the answer, a durable run record, nothing else), the skeleton
+// with the features every case switches on (--features: limits, budgets,
+// cooldown, Relay's answer headers and access log, with Relay's own modules)
+// and Relay with every feature on, driven by wrk in alternating slices behind
+// one fake vendor. It prints each one's median throughput ratio to the floor
+// and its CPU per request from /proc, so Relay's distance from the floor
+// splits into the part no gateway here can skip (skeleton − floor), what the
+// features cost (features − skeleton) and Relay's general pipeline (Relay −
+// features: routing, request decoding, stream outcome tracking, the run's
+// bookkeeping). Not a gate; asserts nothing. Linux only (/proc).
 //   bun bench/ceiling.ts [--cases a,b] [--rounds 5] [--seconds 3]
 import { parseArgs } from "node:util";
 import { casesNamed } from "./lib/cases.ts";
@@ -48,7 +52,7 @@ assertWrkInstalled();
 stopAllOnSignals();
 try {
   for (const c of casesNamed(values.cases)) {
-    const stack = await startThreeWay(c);
+    const stack = await startThreeWay(c, { features: true });
     try {
       const contenders: Contender[] = stack.contenders.map((one) => ({ ...one, tally: newTally() }));
       for (const one of contenders) await slice(one, 2, false);

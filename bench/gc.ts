@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { casesNamed } from "./lib/cases.ts";
 import { parseGcLog, summarise } from "./lib/gc-log.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
-import { startThreeWay, type Contender as Started } from "./lib/three-way.ts";
+import { type ContenderName, startThreeWay, type Contender as Started } from "./lib/three-way.ts";
 import { assertWrkInstalled, runWrk } from "./lib/wrk.ts";
 
 const { values } = parseArgs({
@@ -69,10 +69,10 @@ stopAllOnSignals();
 const dir = mkdtempSync(join(tmpdir(), "relay-gc-"));
 try {
   for (const c of casesNamed(values.cases)) {
-    const logs = { floor: join(dir, `${c.id}-floor.log`), skeleton: join(dir, `${c.id}-skeleton.log`), relay: join(dir, `${c.id}-relay.log`) };
+    const logs: Partial<Record<ContenderName, string>> = { floor: join(dir, `${c.id}-floor.log`), skeleton: join(dir, `${c.id}-skeleton.log`), relay: join(dir, `${c.id}-relay.log`) };
     const stack = await startThreeWay(c, { gcLogs: logs });
     try {
-      const contenders: Contender[] = stack.contenders.map((one) => ({ ...one, log: logs[one.name], measured: "", requests: 0 }));
+      const contenders: Contender[] = stack.contenders.map((one) => ({ ...one, log: logs[one.name]!, measured: "", requests: 0 }));
       for (const one of contenders) await slice(one, 2, false);
       for (let i = 0; i < ROUNDS; i++) for (const one of contenders) await slice(one, SECONDS, true);
       console.log(`${c.id}. ${c.title}: ${ROUNDS} rounds of ${SECONDS} s slices, ${CONNECTIONS} connections`);

@@ -8,8 +8,15 @@
 // and journal) and answer only once the record is durable, with a request id.
 // The vendor call is aborted when the client leaves or a timeout passes, as
 // Relay's is. No routing, limits, budgets, cooldown, access log or translation.
+// --features adds, with Relay's own modules and the load bench's settings, what
+// issue 5 switches on in every case and what every answer carries: the body
+// read under Relay's size limit, the per-model rate limit, the hourly and daily
+// budgets (a priced reservation, settled at the end), cooldown tracking, the
+// access log line, and the answer's x-svc-* headers with the vendor's forwarded
+// ones. Still no routing, request decoding or stream outcome tracking: the
+// difference to Relay is Relay's general pipeline.
 // Run in its own process:
-//   bun bench/skeleton.ts --upstream http://127.0.0.1:PORT [--port 0]
+//   bun bench/skeleton.ts --upstream http://127.0.0.1:PORT [--port 0] [--features]
 // Prints `LISTENING <url>` once ready; exits on SIGINT/SIGTERM.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,12 +26,15 @@ import { RunWriter } from "../src/core/telemetry/writer.ts";
 import { sinkStream } from "../src/runtime/sink-stream.ts";
 import { SqliteStore } from "../src/store/sqlite.ts";
 import type { RunRecord } from "../src/store/types.ts";
+import { readBody } from "../src/surfaces/body.ts";
 import { newRequestId } from "../src/surfaces/http.ts";
+import { type Admitted, SkeletonFeatures } from "./lib/skeleton-features.ts";
 
 const { values } = parseArgs({
   options: {
     upstream: { type: "string" },
     port: { type: "string", default: "0" },
+    features: { type: "boolean", default: false },
   },
 });
 if (!values.upstream) {
@@ -36,6 +46,9 @@ const home = mkdtempSync(join(tmpdir(), "relay-skeleton-"));
 const store = new SqliteStore(join(home, "runs.db"));
 await store.migrate();
 const writer = new RunWriter(store);
+const features = values.features ? new SkeletonFeatures(store) : undefined;
+/** Relay's default body limit (server.bodyLimitBytes), which --features reads under. */
+const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Relay's default upstream timeout (server.upstreamTimeoutMs). */
 const UPSTREAM_TIMEOUT_MS = 600_000;
 
@@ -44,7 +57,7 @@ interface Usage {
   completion_tokens?: number;
 }
 
-function record(id: string, at: number, start: number, model: string, stream: boolean, usage: Usage | undefined): RunRecord {
+function record(id: string, at: number, start: number, model: string, stream: boolean, usage: Usage | undefined, costUsd: number): RunRecord {
   return {
     id,
     ts: at,
@@ -61,7 +74,7 @@ function record(id: string, at: number, start: number, model: string, stream: bo
     outputTokens: usage?.completion_tokens ?? 0,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
-    costUsd: 0,
+    costUsd,
     fallbackUsed: false,
     attempts: 1,
     events: [],
@@ -124,26 +137,45 @@ const server = Bun.serve({
     const start = performance.now();
     const at = Date.now();
     const id = newRequestId(at);
-    const text = await request.text();
-    const body = JSON.parse(text) as { model: string; stream?: boolean };
+    const path = new URL(request.url).pathname;
+    const text = features ? await readBody(request, BODY_LIMIT_BYTES) : await request.text();
+    const body = JSON.parse(text) as { model: string; stream?: boolean; max_tokens?: number };
+    let admitted: Admitted | undefined;
+    if (features) {
+      const a = features.admit(body.model, text.length, body.max_tokens);
+      const decided = a instanceof Promise ? await a : a;
+      if (decided instanceof Response) return decided;
+      admitted = decided;
+    }
     const call = new AbortController();
     request.signal.addEventListener("abort", () => call.abort(), { once: true });
     const timeout = setTimeout(() => call.abort(), UPSTREAM_TIMEOUT_MS);
-    const res = await fetch(upstream + new URL(request.url).pathname, {
+    const res = await fetch(upstream + path, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: request.headers.get("authorization") ?? "Bearer x" },
       body: text,
       signal: call.signal,
     });
+    let cost = 0;
+    const ended = (usage: Usage | undefined): void => {
+      clearTimeout(timeout);
+      if (admitted) cost = features!.settle(admitted, usage);
+    };
+    const headers = (contentType: string): Record<string, string> =>
+      admitted ? features!.headers(contentType, id, admitted, cost || admitted.estimateUsd, start, res.headers) : { "content-type": contentType, "x-svc-request-id": id };
+    let answer: Response;
     if (body.stream && res.body) {
-      const answer = await relayStream(res.body, (usage) => (clearTimeout(timeout), writer.write(record(id, at, start, body.model, true, usage))));
-      return new Response(answer, { status: res.status, headers: { "content-type": "text/event-stream", "x-svc-request-id": id } });
+      const relayed = await relayStream(res.body, (usage) => (ended(usage), writer.write(record(id, at, start, body.model, true, usage, cost))));
+      answer = new Response(relayed, { status: res.status, headers: headers("text/event-stream") });
+    } else {
+      const text = await res.text();
+      const usage = (JSON.parse(text) as { usage?: Usage }).usage;
+      ended(usage);
+      await writer.write(record(id, at, start, body.model, false, usage, cost));
+      answer = new Response(text, { status: res.status, headers: headers("application/json") });
     }
-    const answer = await res.text();
-    clearTimeout(timeout);
-    const usage = (JSON.parse(answer) as { usage?: Usage }).usage;
-    await writer.write(record(id, at, start, body.model, false, usage));
-    return new Response(answer, { status: res.status, headers: { "content-type": "application/json", "x-svc-request-id": id } });
+    features?.access(id, request.method, path, answer.status, start);
+    return answer;
   },
 });
 

@@ -40,9 +40,13 @@ export async function startFloor(upstream: string, opts: { tap?: boolean } & GcL
   return listening(spawnChild(opts.tap ? "tap" : "floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream, ...tap], ...gcLogging(opts)));
 }
 
-/** The least a gateway with Relay's guarantees does (bench/skeleton.ts), for bench/ceiling.ts. */
-export async function startSkeleton(upstream: string, opts: GcLogOption = {}): Promise<Target> {
-  return listening(spawnChild("skeleton", [BUN, join(ROOT, "bench/skeleton.ts"), "--upstream", upstream], ...gcLogging(opts)));
+/**
+ * The least a gateway with Relay's guarantees does (bench/skeleton.ts), for bench/ceiling.ts;
+ * `features`: with the work every case switches on as well (bench/skeleton.ts --features).
+ */
+export async function startSkeleton(upstream: string, opts: { features?: boolean } & GcLogOption = {}): Promise<Target> {
+  const features = opts.features ? ["--features"] : [];
+  return listening(spawnChild(opts.features ? "features" : "skeleton", [BUN, join(ROOT, "bench/skeleton.ts"), "--upstream", upstream, ...features], ...gcLogging(opts)));
 }
 
 async function listening(child: Child): Promise<Target> {

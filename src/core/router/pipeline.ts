@@ -536,8 +536,14 @@ function describeNetworkError(e: unknown): string {
 }
 
 function collectVendorHeaders(h: Headers, run: Run): void {
-  run.vendorHeaders = {};
-  h.forEach(keepForwarded, run.vendorHeaders);
+  run.vendorHeaders = forwardedVendorHeaders(h);
+}
+
+/** The vendor's headers an answer passes on (FORWARDED_HEADER). */
+export function forwardedVendorHeaders(h: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  h.forEach(keepForwarded, kept);
+  return kept;
 }
 
 function keepForwarded(this: Record<string, string>, value: string, key: string): void {
