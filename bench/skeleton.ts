@@ -156,22 +156,23 @@ const server = Bun.serve({
       body: text,
       signal: call.signal,
     });
-    let cost = 0;
+    /** The answer's cost, once its usage is known (features only). */
+    let cost: number | undefined;
     const ended = (usage: Usage | undefined): void => {
       clearTimeout(timeout);
       if (admitted) cost = features!.settle(admitted, usage);
     };
     const headers = (contentType: string): Record<string, string> =>
-      admitted ? features!.headers(contentType, id, admitted, cost || admitted.estimateUsd, start, res.headers) : { "content-type": contentType, "x-svc-request-id": id };
+      admitted ? features!.headers(contentType, id, admitted, cost ?? admitted.estimateUsd, start, res.headers) : { "content-type": contentType, "x-svc-request-id": id };
     let answer: Response;
     if (body.stream && res.body) {
-      const relayed = await relayStream(res.body, (usage) => (ended(usage), writer.write(record(id, at, start, body.model, true, usage, cost))));
+      const relayed = await relayStream(res.body, (usage) => (ended(usage), writer.write(record(id, at, start, body.model, true, usage, cost ?? 0))));
       answer = new Response(relayed, { status: res.status, headers: headers("text/event-stream") });
     } else {
       const text = await res.text();
       const usage = (JSON.parse(text) as { usage?: Usage }).usage;
       ended(usage);
-      await writer.write(record(id, at, start, body.model, false, usage, cost));
+      await writer.write(record(id, at, start, body.model, false, usage, cost ?? 0));
       answer = new Response(text, { status: res.status, headers: headers("application/json") });
     }
     features?.access(id, request.method, path, answer.status, start);

@@ -11,7 +11,7 @@ import { costOf } from "../../src/core/catalog/cost.ts";
 import type { Usage } from "../../src/core/ir.ts";
 import { MemoryBudgetGuard, type BudgetRefusal, type BudgetReservation } from "../../src/core/limits/budget.ts";
 import { CooldownTracker } from "../../src/core/limits/cooldown.ts";
-import { MemoryRateLimiter, modelRateKey } from "../../src/core/limits/rate-limit.ts";
+import { MemoryRateLimiter, modelRateKey, type RateDecision } from "../../src/core/limits/rate-limit.ts";
 import { createLogger } from "../../src/core/log.ts";
 import { forwardedVendorHeaders } from "../../src/core/router/pipeline.ts";
 import type { KvStore } from "../../src/store/types.ts";
@@ -43,9 +43,12 @@ export class SkeletonFeatures {
     if (!model) return refusal(400, "Model not found");
     if (this.cooldown.isCooledDown(model.provider)) return refusal(503, "Provider is temporarily cooled down");
     const rate = this.rate.acquire(modelRateKey(model.provider, model.id), BENCH_CONFIG.limits.rpmDefault);
-    if (rate instanceof Promise) return rate.then(() => refusal(500, "rate limiter failed"));
+    return rate instanceof Promise ? rate.then((d) => this.reserve(model, d, inputChars, maxTokens)) : this.reserve(model, rate, inputChars, maxTokens);
+  }
+
+  /** Past the rate limit: the budget reserves Relay's estimate, ~3.5 characters a token in and a typical answer out. */
+  private reserve(model: ModelInfo, rate: RateDecision, inputChars: number, maxTokens: number | undefined): Admitted | Response | Promise<Admitted | Response> {
     if (!rate.allowed) return refusal(429, "rate_limit_exceeded");
-    // Relay's estimate: ~3.5 characters a token in, a typical answer out.
     const estimateUsd = costOf(model, { inputTokens: Math.ceil(inputChars / 3.5), outputTokens: Math.min(maxTokens ?? 1024, 4096), cacheReadTokens: 0, cacheWriteTokens: 0 });
     const reserved = this.budget.reserve(estimateUsd);
     return reserved instanceof Promise ? reserved.then((r) => admitted(model, r, estimateUsd)) : admitted(model, reserved, estimateUsd);
