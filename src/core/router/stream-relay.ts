@@ -20,6 +20,7 @@ import type { Codec, StreamDecoder, StreamEncoder } from "../formats/types.ts";
 import { NdjsonParser } from "../formats/ndjson.ts";
 import { SseParser } from "../formats/sse.ts";
 import { type IRError, type StopReason, type StreamEvent, type Usage, emptyUsage } from "../ir.ts";
+import { fulfilledValue } from "../../runtime/peek.ts";
 import { sinkStream, type SinkWriter } from "../../runtime/sink-stream.ts";
 
 export interface StreamOutcome {
@@ -171,7 +172,9 @@ class Relay {
     try {
       while (!this.ended && trailer <= WHOLE_TRAILER_BYTES) {
         const next = (this.inFlight = this.read());
-        const result = await settledWithin(next, deadline - performance.now());
+        // The read of a body whose end has already arrived settles within a microtask: no timer for it.
+        await undefined;
+        const result = fulfilledValue(next) ?? (await settledWithin(next, deadline - performance.now()));
         if (!result) break;
         this.inFlight = undefined;
         trailer += result.value?.byteLength ?? 0;
