@@ -11,19 +11,19 @@ const count = (v: unknown): number | undefined =>
  */
 export function decodeUsagePatch(v: unknown): Partial<Usage> {
   if (!isRecord(v)) return {};
+  // Field by field rather than through Object.entries of a temporary object: every Anthropic answer
+  // passes here twice when streamed, and the entries walk was ~2 % of a translated stream's CPU.
   const patch: Partial<Usage> = {};
-  const fields = {
-    inputTokens: count(v.input_tokens),
-    outputTokens: count(v.output_tokens),
-    cacheReadTokens: count(v.cache_read_input_tokens),
-    cacheWriteTokens: count(v.cache_creation_input_tokens),
-    reasoningTokens: isRecord(v.output_tokens_details)
-      ? count(v.output_tokens_details.thinking_tokens)
-      : undefined,
-  };
-  for (const [key, value] of Object.entries(fields) as Array<[keyof Usage, number | undefined]>) {
-    if (value !== undefined) patch[key] = value;
-  }
+  const input = count(v.input_tokens);
+  if (input !== undefined) patch.inputTokens = input;
+  const output = count(v.output_tokens);
+  if (output !== undefined) patch.outputTokens = output;
+  const cacheRead = count(v.cache_read_input_tokens);
+  if (cacheRead !== undefined) patch.cacheReadTokens = cacheRead;
+  const cacheWrite = count(v.cache_creation_input_tokens);
+  if (cacheWrite !== undefined) patch.cacheWriteTokens = cacheWrite;
+  const reasoning = isRecord(v.output_tokens_details) ? count(v.output_tokens_details.thinking_tokens) : undefined;
+  if (reasoning !== undefined) patch.reasoningTokens = reasoning;
   return patch;
 }
 
