@@ -142,6 +142,14 @@ describe("anthropic request decoding", () => {
     expect(body.max_tokens).toBe(10);
   });
 
+  test("an unmapped __proto__ member (JSON.parse makes it an own key) stays data in extra; absent parameters are absent keys", () => {
+    const req2 = decodeRequest(JSON.parse('{"model":"m","messages":[],"__proto__":{"polluted":1},"container":"c"}'));
+    expect(Object.getPrototypeOf(req2.extra)).toBe(Object.prototype);
+    expect(Object.keys(req2.extra!)).toEqual(["__proto__", "container"]);
+    expect((req2.extra as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(req2)).toEqual(["model", "messages", "stream", "extra"]);
+  });
+
   test("the beta output_format parameter is read as a json_schema response format", () => {
     const req2 = decodeRequest({ model: "m", messages: [], output_format: { type: "json_schema", schema: { type: "object", properties: {} } } });
     expect(req2.responseFormat).toEqual({ type: "json_schema", schema: { type: "object", properties: {} } });

@@ -57,6 +57,13 @@ const fullRequest = {
 };
 
 describe("request decoding", () => {
+  test("an unmapped __proto__ member (JSON.parse makes it an own key) stays data in extra", () => {
+    const req = openaiCodec.decodeRequest(JSON.parse('{"model":"m","messages":[],"__proto__":{"polluted":1},"seed":7}'));
+    expect(Object.getPrototypeOf(req.extra)).toBe(Object.prototype);
+    expect(Object.keys(req.extra!)).toEqual(["__proto__", "seed"]);
+    expect((req.extra as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   test("a full request maps every field onto the IR", () => {
     const req = openaiCodec.decodeRequest(fullRequest);
     expect(req).toEqual({

@@ -21,6 +21,7 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from "../../ir.ts";
+import { definedOnly, unmappedMembers } from "../shared/guards.ts";
 import { CodecError } from "../types.ts";
 import { decodeCacheControl, decodeContent, decodeTextBlock } from "./blocks.ts";
 import {
@@ -178,11 +179,10 @@ export function decodeRequest(body: unknown): ChatRequest {
   const thinking = decodeThinking(b.thinking, b.output_config);
   const output = decodeOutput(b.output_config, b.output_format);
 
-  const extra: Json = {};
-  for (const [key, value] of Object.entries(b)) if (!MAPPED_KEYS.has(key)) extra[key] = value;
-  if (serverTools) extra.tools = serverTools;
-  if (thinking.verbatim) extra.thinking = thinking.verbatim;
-  if (output.rest) extra.output_config = output.rest;
+  let extra = unmappedMembers(b, MAPPED_KEYS);
+  if (serverTools) (extra ??= {}).tools = serverTools;
+  if (thinking.verbatim) (extra ??= {}).thinking = thinking.verbatim;
+  if (output.rest) (extra ??= {}).output_config = output.rest;
 
   const fields: Omit<ChatRequest, "model" | "messages" | "stream"> = {
     system: decodeSystem(b.system),
@@ -196,13 +196,13 @@ export function decodeRequest(body: unknown): ChatRequest {
     responseFormat: output.responseFormat,
     reasoning: thinking.reasoning,
     user: decodeUser(b.metadata),
-    extra: Object.keys(extra).length ? extra : undefined,
+    extra,
   };
   return {
     model: string(b.model, "model"),
     messages: decodeMessages(b.messages),
     stream: optBoolean(b.stream, "stream") ?? false,
     // Absent parameters stay absent rather than present-but-undefined.
-    ...(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields),
+    ...definedOnly(fields),
   };
 }

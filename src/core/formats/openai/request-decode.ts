@@ -12,8 +12,8 @@ import type {
   ToolResultBlock,
 } from "../../ir.ts";
 import { decodeAssistantMessage } from "./assistant-message.ts";
+import { definedOnly, unmappedMembers } from "../shared/guards.ts";
 import {
-  definedOnly,
   expectArray,
   expectObject,
   expectString,
@@ -51,18 +51,8 @@ export function decodeRequest(body: unknown): ChatRequest {
   const { system, messages } = decodeMessages(expectArray(b.messages, "messages"));
   const streamOptions = b.stream_options == null ? undefined : expectObject(b.stream_options, "stream_options");
   const { reasoning, unmappedEffort } = decodeReasoningEffort(b.reasoning_effort);
-  const extra: Json = {};
-  let extraKeys = 0;
-  for (const key in b) {
-    if (MAPPED_KEYS.has(key)) continue;
-    // An own "__proto__" key (JSON.parse makes one) must stay data, not become the prototype.
-    Object.defineProperty(extra, key, { value: b[key], enumerable: true, writable: true, configurable: true });
-    extraKeys++;
-  }
-  if (unmappedEffort) {
-    extra.reasoning_effort = unmappedEffort;
-    extraKeys++;
-  }
+  let extra = unmappedMembers(b, MAPPED_KEYS);
+  if (unmappedEffort) (extra ??= {}).reasoning_effort = unmappedEffort;
   return definedOnly<ChatRequest>({
     model: expectString(b.model, "model"),
     system: system.length > 0 ? system : undefined,
@@ -81,7 +71,7 @@ export function decodeRequest(body: unknown): ChatRequest {
     reasoning,
     includeUsage: optionalBoolean(streamOptions?.include_usage, "stream_options.include_usage"),
     user: optionalString(b.user, "user"),
-    extra: extraKeys > 0 ? extra : undefined,
+    extra,
   });
 }
 

@@ -11,7 +11,8 @@ import type {
   ToolDefinition,
 } from "../../ir.ts";
 import type { EncodedRequest, EncodeRequestOptions } from "../types.ts";
-import { definedOnly, type Json } from "./shape.ts";
+import { definedOnly } from "../shared/guards.ts";
+import type { Json } from "./shape.ts";
 
 export function encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): EncodedRequest {
   const dropped: string[] = [];

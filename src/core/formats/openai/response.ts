@@ -2,7 +2,8 @@
 import type { ChatResponse, ContentBlock } from "../../ir.ts";
 import { decodeAssistantMessage } from "./assistant-message.ts";
 import { decodeFinishReason, encodeFinishReason } from "./finish-reason.ts";
-import { definedOnly, expectArray, expectObject, numberOr, stringOr, type Json } from "./shape.ts";
+import { definedOnly } from "../shared/guards.ts";
+import { expectArray, expectObject, numberOr, stringOr, type Json } from "./shape.ts";
 import { decodeUsage, encodeUsage } from "./usage.ts";
 
 /** Only the first choice is read: the gateway never asks vendors for n > 1 on its own. */

@@ -50,14 +50,3 @@ export const stringOr = (v: unknown, fallback: string): string =>
 
 export const numberOr = (v: unknown, fallback: number): number =>
   typeof v === "number" && Number.isFinite(v) ? v : fallback;
-
-/** Copy without `undefined` members, so decoded objects carry only keys that were set. */
-export function definedOnly<T extends object>(o: T): T {
-  // A plain loop: entries/filter/fromEntries cost ~2 µs on every decoded request.
-  const out: Record<string, unknown> = {};
-  for (const key in o) {
-    const v = o[key];
-    if (v !== undefined) out[key] = v;
-  }
-  return out as T;
-}

@@ -25,6 +25,28 @@ export function requireArray(v: unknown, parameter: string): unknown[] {
   return v;
 }
 
+/** Copy without `undefined` members, so decoded objects carry only keys that were set. */
+export function definedOnly<T extends object>(o: T): T {
+  // A plain loop: entries/filter/fromEntries cost ~2 µs on every decoded request.
+  const out: Record<string, unknown> = {};
+  for (const key in o) {
+    const v = o[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out as T;
+}
+
+/** The members of a request body a codec does not map (its `extra`), or undefined when there are none. */
+export function unmappedMembers(body: JsonObject, mapped: ReadonlySet<string>): JsonObject | undefined {
+  let extra: JsonObject | undefined;
+  for (const key in body) {
+    if (mapped.has(key)) continue;
+    // An own "__proto__" key (JSON.parse makes one) must stay data, not become the prototype.
+    Object.defineProperty((extra ??= {}), key, { value: body[key], enumerable: true, writable: true, configurable: true });
+  }
+  return extra;
+}
+
 /** Copies `obj` without `keys`; used to collect the parameters a codec does not model. */
 export function omitKeys(obj: JsonObject, keys: readonly string[]): JsonObject {
   const out: JsonObject = {};
