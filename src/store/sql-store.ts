@@ -54,12 +54,17 @@ export abstract class SqlStore implements Store {
       ["session_key =", q.sessionKey],
     ]);
     const n = params.length;
+    // The total in the page's own statement, so both come from one snapshot: as two statements, a
+    // prune or an insert committed between them gave a total that disagreed with the page (a flaky
+    // retention test). The uncorrelated subquery runs once. A page past the end has no row to carry
+    // it, so only then is the total counted on its own.
     const rows = await this.all(
-      `SELECT * FROM runs${where} ORDER BY ts DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      `SELECT *, (SELECT COUNT(*) FROM runs${where}) AS page_total FROM runs${where}
+       ORDER BY ts DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...params, q.limit, q.offset],
     );
-    const [count] = await this.all(`SELECT COUNT(*) AS total FROM runs${where}`, params);
-    return { runs: rows.map(fromRunRow), total: Number(count.total) };
+    const total = rows.length ? Number(rows[0]!.page_total) : Number((await this.all(`SELECT COUNT(*) AS total FROM runs${where}`, params))[0]!.total);
+    return { runs: rows.map(fromRunRow), total };
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
