@@ -127,6 +127,14 @@ describe("gemini decodeRequest", () => {
     });
   });
 
+  test("an unknown __proto__ member (JSON.parse makes it an own key) stays data in extra", () => {
+    const body = JSON.parse('{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"__proto__":{"polluted":1},"cachedContent":"c"}');
+    const extra = geminiCodec.decodeRequest(body).extra!;
+    expect(Object.getPrototypeOf(extra)).toBe(Object.prototype);
+    expect(Object.keys(extra)).toEqual(["__proto__", "cachedContent"]);
+    expect((extra as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   test("functionCallingConfig modes, thinkingLevel and parametersJsonSchema", () => {
     const base = { contents: [{ role: "user", parts: [{ text: "hi" }] }] };
     const mode = (m: object) => geminiCodec.decodeRequest({ ...base, toolConfig: { functionCallingConfig: m } }).toolChoice;

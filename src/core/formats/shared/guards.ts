@@ -36,21 +36,22 @@ export function definedOnly<T extends object>(o: T): T {
   return out as T;
 }
 
+/** Sets a member as data: an own "__proto__" key (JSON.parse makes one) must not become the prototype. */
+function setData(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The members of a request body a codec does not map (its `extra`), or undefined when there are none. */
 export function unmappedMembers(body: JsonObject, mapped: ReadonlySet<string>): JsonObject | undefined {
   let extra: JsonObject | undefined;
-  for (const key in body) {
-    if (mapped.has(key)) continue;
-    // An own "__proto__" key (JSON.parse makes one) must stay data, not become the prototype.
-    Object.defineProperty((extra ??= {}), key, { value: body[key], enumerable: true, writable: true, configurable: true });
-  }
+  for (const key in body) if (!mapped.has(key)) setData((extra ??= {}), key, body[key]);
   return extra;
 }
 
 /** Copies `obj` without `keys`; used to collect the parameters a codec does not model. */
 export function omitKeys(obj: JsonObject, keys: readonly string[]): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(obj)) if (!keys.includes(k)) out[k] = v;
+  for (const key in obj) if (!keys.includes(key)) setData(out, key, obj[key]);
   return out;
 }
 
