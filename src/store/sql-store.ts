@@ -58,13 +58,13 @@ export abstract class SqlStore implements Store {
     // prune or an insert committed between them gave a total that disagreed with the page (a flaky
     // retention test). The uncorrelated subquery runs once. A page past the end has no row to carry
     // it, so only then is the total counted on its own.
+    const count = `SELECT COUNT(*) AS total FROM runs${where}`;
     const rows = await this.all(
-      `SELECT *, (SELECT COUNT(*) FROM runs${where}) AS page_total FROM runs${where}
-       ORDER BY ts DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      `SELECT *, (${count}) AS page_total FROM runs${where} ORDER BY ts DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...params, q.limit, q.offset],
     );
-    const total = rows.length ? Number(rows[0]!.page_total) : Number((await this.all(`SELECT COUNT(*) AS total FROM runs${where}`, params))[0]!.total);
-    return { runs: rows.map(fromRunRow), total };
+    if (rows.length === 0) return { runs: [], total: Number((await this.all(count, params))[0]!.total) };
+    return { runs: rows.map(fromRunRow), total: Number(rows[0]!.page_total) };
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
