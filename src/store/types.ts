@@ -93,6 +93,11 @@ export interface RunLog {
   series(since: number, bucketMs: number): Promise<SeriesBucket[]>;
   /** Delete runs older than `before`; returns how many. */
   prune(before: number): Promise<number>;
+  /**
+   * Starts now what the first insertRuns would start (SQLite's writer thread), so a request can
+   * have it ready by the time its record is written; later calls do nothing.
+   */
+  prepareWrites?(): void;
 }
 
 /** Small persistent key/value state: control switches, spend counters. */

@@ -436,6 +436,30 @@ describe("sqlite run-log writer thread", () => {
     expect(!existsSync(`${file}-wal`) || statSync(`${file}-wal`).size === 0).toBe(true);
   });
 
+  test("prepareWrites starts the writer thread, and with it the reader, before any batch; again it does nothing", async () => {
+    expect(workerOf(store, "thread")).toBeUndefined();
+    expect(workerOf(store, "reader")).toBeUndefined();
+    store.prepareWrites!();
+    const writer = workerOf(store, "thread");
+    expect(writer).toBeDefined();
+    expect(workerOf(store, "reader")).toBeDefined();
+    store.prepareWrites!();
+    await store.insertRuns([run({ id: "req_prepared" })]);
+    expect(workerOf(store, "thread")).toBe(writer);
+    expect(await ids()).toEqual(["req_prepared"]);
+  });
+
+  test("a key's value is read on this connection, without starting the reader thread, and sees the writer thread's counter", async () => {
+    await store.setKv("mode", "on");
+    expect(await store.getKv("mode")).toBe("on");
+    expect(await store.getKv("absent")).toBeUndefined();
+    expect(workerOf(store, "reader")).toBeUndefined();
+    await store.incrBy("spend", 5);
+    expect(await store.getKv("spend")).toBe("5");
+    expect(await store.incrBy("spend", 2)).toBe(7);
+    expect(await store.getKv("spend")).toBe("7");
+  });
+
   test("a prune with nothing old enough is answered here, without starting the writer thread", async () => {
     expect(await store.prune(Date.now())).toBe(0);
     expect(workerOf(store, "thread")).toBeUndefined();

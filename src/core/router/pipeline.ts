@@ -180,6 +180,7 @@ class Run {
 export function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> {
   try {
     const run = admit(deps, call);
+    if (deps.config().telemetry.enabled) deps.writer.prepare();
     const planned = planRoute(deps, {
       request: run.ir,
       requestedModel: run.requestedModel,

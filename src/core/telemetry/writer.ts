@@ -76,6 +76,7 @@ export class RunWriter {
   private retryAt = 0;
   private lastError: unknown;
   private dropReported = false;
+  private prepared = false;
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
   private readonly groupCommitMs: number;
@@ -98,6 +99,21 @@ export class RunWriter {
     this.timer = setInterval(() => this.kick(), this.flushIntervalMs);
     // Telemetry must never keep the process alive on its own.
     this.timer.unref();
+  }
+
+  /**
+   * Called as a request begins that will write a record: the first call has the store start what
+   * its first write needs (a thread) while the request waits on its vendor, not after.
+   */
+  prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    try {
+      this.log.prepareWrites?.();
+    } catch (err) {
+      // The first write starts it again, and reports a failure the same way.
+      this.report(err);
+    }
   }
 
   /** Records queued or in flight. */
