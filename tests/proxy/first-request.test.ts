@@ -1,6 +1,6 @@
 // The run log's writer thread starts lazily (start-up and CLI commands that never write pay
-// nothing), but not so late that the first request waits for it: it starts as a logged request
-// begins, while the vendor works, rather than when the record is written after the answer.
+// nothing), but not so late that the first request waits for it: it starts once a logged
+// request's vendor call is under way, rather than when the record is written after the answer.
 import { afterEach, expect, test } from "bun:test";
 import type { Store } from "../../src/store/types.ts";
 import { chatBody, eventually, post, runs, startWorld, type World } from "./world.ts";

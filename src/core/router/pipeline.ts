@@ -149,6 +149,15 @@ class Run {
   }
 
   /**
+   * Called once the vendor call is under way: the store readies what writing the record needs (the
+   * first run after a start has it start its writer thread, ~5 ms) while the vendor works. Started
+   * before the call, that thread's start delayed the call itself.
+   */
+  prepareRecord(): void {
+    if (this.telemetry) this.deps.writer.prepare();
+  }
+
+  /**
    * Closes the run: frees the session slot, settles the budget, logs the record. Resolves once the
    * record is committed (or the writer's wait bound passes); later calls do nothing.
    */
@@ -180,7 +189,6 @@ class Run {
 export function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> {
   try {
     const run = admit(deps, call);
-    if (deps.config().telemetry.enabled) deps.writer.prepare();
     const planned = planRoute(deps, {
       request: run.ir,
       requestedModel: run.requestedModel,
@@ -481,7 +489,9 @@ async function attemptOne(
   const handle = new UpstreamCall(ac, config.server.upstreamTimeoutMs);
   let res: Response;
   try {
-    res = await handle.send({ url, headers, body });
+    const sent = handle.send({ url, headers, body });
+    run.prepareRecord();
+    res = await sent;
   } catch (e) {
     run.waitedMs += performance.now() - t0;
     const error = handle.failed(e);

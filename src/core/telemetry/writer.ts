@@ -102,8 +102,8 @@ export class RunWriter {
   }
 
   /**
-   * Called as a request begins that will write a record: the first call has the store start what
-   * its first write needs (a thread) while the request waits on its vendor, not after.
+   * Called while a request that will write a record waits on its vendor: the first call has the
+   * store start what its first write needs (a thread) then, not after the answer.
    */
   prepare(): void {
     if (this.prepared) return;
