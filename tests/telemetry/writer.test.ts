@@ -39,44 +39,6 @@ function heldUntilReleased(log: RunLog) {
   return { log: held, release: () => release() };
 }
 
-describe("prepare", () => {
-  let store: Store;
-  beforeEach(async () => {
-    store = await openStore({ driver: "sqlite", path: ":memory:" });
-  });
-  afterEach(() => store.close());
-
-  test("asks the store to prepare its writes once, however many requests begin", async () => {
-    let prepared = 0;
-    const writer = new RunWriter({ ...store, insertRuns: (r) => store.insertRuns(r), prepareWrites: () => void prepared++ });
-    writer.prepare();
-    writer.prepare();
-    expect(prepared).toBe(1);
-    await writer.write(run());
-    expect(writer.stats.written).toBe(1);
-    await writer.close();
-  });
-
-  test("a store that fails to prepare is reported, not thrown, and its writes still go in", async () => {
-    const errors: unknown[] = [];
-    const writer = new RunWriter(
-      {
-        ...store,
-        insertRuns: (r) => store.insertRuns(r),
-        prepareWrites: () => {
-          throw new Error("no thread");
-        },
-      },
-      { onError: (e) => errors.push(e) },
-    );
-    expect(() => writer.prepare()).not.toThrow();
-    expect(errors).toEqual([new Error("no thread")]);
-    await writer.write(run());
-    expect(writer.stats.written).toBe(1);
-    await writer.close();
-  });
-});
-
 /** Wraps a RunLog: records batch sizes, tracks overlap, fails the first `failFirst` calls. */
 function instrumented(log: RunLog, failFirst = 0) {
   const spy = { batches: [] as number[], calls: 0, active: 0, maxActive: 0 };
@@ -107,6 +69,36 @@ describe("RunWriter", () => {
     store = await openStore({ driver: "sqlite", path: ":memory:" });
   });
   afterEach(() => store.close());
+
+  test("prepare asks the store to prepare its writes once, however many runs call it", async () => {
+    let prepared = 0;
+    const writer = new RunWriter({ ...store, insertRuns: (r) => store.insertRuns(r), prepareWrites: () => void prepared++ });
+    writer.prepare();
+    writer.prepare();
+    expect(prepared).toBe(1);
+    await writer.write(run());
+    expect(writer.stats.written).toBe(1);
+    await writer.close();
+  });
+
+  test("a store that fails to prepare is reported, not thrown, and its writes still go in", async () => {
+    const errors: unknown[] = [];
+    const writer = new RunWriter(
+      {
+        ...store,
+        insertRuns: (r) => store.insertRuns(r),
+        prepareWrites: () => {
+          throw new Error("no thread");
+        },
+      },
+      { onError: (e) => errors.push(e) },
+    );
+    expect(() => writer.prepare()).not.toThrow();
+    expect(errors).toEqual([new Error("no thread")]);
+    await writer.write(run());
+    expect(writer.stats.written).toBe(1);
+    await writer.close();
+  });
 
   test("write is synchronous and defers the insert", async () => {
     const { log, spy } = instrumented(store);
