@@ -13,20 +13,21 @@ import { geminiSchemaToJsonSchema, sanitizeGeminiSchema } from "../gemini-schema
 import type { EncodedRequest } from "../types.ts";
 import { CallIds, ToolNames } from "../shared/call-ids.ts";
 import {
+  definedOnly,
   isEmpty,
   isRecord,
-  omitKeys,
   optNumber,
   optString,
   records,
   requireArray,
   requireRecord,
+  unmappedMembers,
   type JsonObject,
 } from "../shared/guards.ts";
 import { decodeParts, encodeParts } from "./parts.ts";
 
-const TOP_LEVEL = ["contents", "systemInstruction", "generationConfig", "tools", "toolConfig"];
-const GENERATION = [
+const TOP_LEVEL = new Set(["contents", "systemInstruction", "generationConfig", "tools", "toolConfig"]);
+const GENERATION = new Set([
   "maxOutputTokens",
   "temperature",
   "topP",
@@ -36,7 +37,9 @@ const GENERATION = [
   "responseSchema",
   "responseJsonSchema",
   "thinkingConfig",
-];
+]);
+const TOOL_CONFIG = new Set(["functionCallingConfig"]);
+const FUNCTION_DECLARATIONS = new Set(["functionDeclarations"]);
 const EFFORT_BUDGET = { minimal: 512, low: 1024, medium: 8192, high: 24576 } as const;
 
 export function decodeRequest(body: unknown): ChatRequest {
@@ -49,12 +52,12 @@ export function decodeRequest(body: unknown): ChatRequest {
   const gen = isRecord(req.generationConfig) ? req.generationConfig : {};
   const tools = decodeTools(req.tools);
   const toolConfig = isRecord(req.toolConfig) ? req.toolConfig : {};
-  const extra: JsonObject = omitKeys(req, TOP_LEVEL);
-  const genRest = omitKeys(gen, GENERATION);
-  if (!isEmpty(genRest)) extra.generationConfig = genRest;
-  if (tools.others.length > 0) extra.tools = tools.others;
-  const toolConfigRest = omitKeys(toolConfig, ["functionCallingConfig"]);
-  if (!isEmpty(toolConfigRest)) extra.toolConfig = toolConfigRest;
+  let extra = unmappedMembers(req, TOP_LEVEL);
+  const genRest = unmappedMembers(gen, GENERATION);
+  if (genRest) (extra ??= {}).generationConfig = genRest;
+  if (tools.others.length > 0) (extra ??= {}).tools = tools.others;
+  const toolConfigRest = unmappedMembers(toolConfig, TOOL_CONFIG);
+  if (toolConfigRest) (extra ??= {}).toolConfig = toolConfigRest;
 
   const system = decodeSystem(req.systemInstruction);
   const stop = Array.isArray(gen.stopSequences) ? gen.stopSequences.filter((s) => typeof s === "string") : undefined;
@@ -66,7 +69,7 @@ export function decodeRequest(body: unknown): ChatRequest {
     stream: false,
     messages: messages.filter((m) => m.content.length > 0),
     ...(system.length > 0 && { system }),
-    ...defined({
+    ...definedOnly({
       maxTokens: optNumber(gen.maxOutputTokens),
       temperature: optNumber(gen.temperature),
       topP: optNumber(gen.topP),
@@ -77,7 +80,7 @@ export function decodeRequest(body: unknown): ChatRequest {
     ...(toolChoice && { toolChoice }),
     ...(responseFormat && { responseFormat }),
     ...(reasoning && { reasoning }),
-    ...(!isEmpty(extra) && { extra }),
+    ...(extra && { extra }),
   };
 }
 
@@ -107,8 +110,8 @@ function decodeTools(tools: unknown): { functions: ToolDefinition[]; others: Jso
       });
     }
     // googleSearch, codeExecution, urlContext...: no IR equivalent, forwarded as-is.
-    const rest = omitKeys(tool, ["functionDeclarations"]);
-    if (!isEmpty(rest)) others.push(rest);
+    const rest = unmappedMembers(tool, FUNCTION_DECLARATIONS);
+    if (rest) others.push(rest);
   }
   return { functions, others };
 }
@@ -176,7 +179,7 @@ export function encodeRequest(req: ChatRequest): EncodedRequest {
 }
 
 function encodeGeneration(req: ChatRequest): JsonObject {
-  const gen: JsonObject = defined({
+  const gen: JsonObject = definedOnly({
     maxOutputTokens: req.maxTokens,
     temperature: req.temperature,
     topP: req.topP,
@@ -218,11 +221,4 @@ function encodeToolChoice(choice: ToolChoice): JsonObject {
     case "tool":
       return { mode: "ANY", allowedFunctionNames: [choice.name] };
   }
-}
-
-/** Drops undefined values so optional fields stay absent rather than `undefined`. */
-function defined(obj: Record<string, number | undefined>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
-  return out;
 }

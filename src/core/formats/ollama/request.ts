@@ -7,19 +7,19 @@ import { CallIds, ToolNames } from "../shared/call-ids.ts";
 import {
   isEmpty,
   isRecord,
-  omitKeys,
   optNumber,
   optString,
   records,
   requireArray,
   requireRecord,
+  unmappedMembers,
   type JsonObject,
 } from "../shared/guards.ts";
 import { inlineDataUrl, parseDataUrl } from "../shared/images.ts";
 import { assistantBlocks, assistantMessage } from "./message.ts";
 
-const TOP_LEVEL = ["model", "messages", "tools", "format", "options", "stream", "think"];
-const OPTIONS = ["temperature", "top_p", "top_k", "num_predict", "stop"];
+const TOP_LEVEL = new Set(["model", "messages", "tools", "format", "options", "stream", "think"]);
+const OPTIONS = new Set(["temperature", "top_p", "top_k", "num_predict", "stop"]);
 
 export function decodeRequest(body: unknown): ChatRequest {
   const req = requireRecord(body, "body");
@@ -53,9 +53,9 @@ export function decodeRequest(body: unknown): ChatRequest {
   });
 
   const options = isRecord(req.options) ? req.options : {};
-  const extra = omitKeys(req, TOP_LEVEL);
-  const optionsRest = omitKeys(options, OPTIONS);
-  if (!isEmpty(optionsRest)) extra.options = optionsRest;
+  let extra = unmappedMembers(req, TOP_LEVEL);
+  const optionsRest = unmappedMembers(options, OPTIONS);
+  if (optionsRest) (extra ??= {}).options = optionsRest;
   const stop = typeof options.stop === "string" ? [options.stop] : Array.isArray(options.stop) ? options.stop.filter((s) => typeof s === "string") : [];
   const tools = decodeTools(req.tools);
   const responseFormat = decodeFormat(req.format);
@@ -75,7 +75,7 @@ export function decodeRequest(body: unknown): ChatRequest {
     ...(tools.length > 0 && { tools }),
     ...(responseFormat && { responseFormat }),
     ...(reasoning && { reasoning }),
-    ...(!isEmpty(extra) && { extra }),
+    ...(extra && { extra }),
   };
 }
 

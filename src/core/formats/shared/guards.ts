@@ -48,13 +48,6 @@ export function unmappedMembers(body: JsonObject, mapped: ReadonlySet<string>): 
   return extra;
 }
 
-/** Copies `obj` without `keys`; used to collect the parameters a codec does not model. */
-export function omitKeys(obj: JsonObject, keys: readonly string[]): JsonObject {
-  const out: JsonObject = {};
-  for (const key in obj) if (!keys.includes(key)) setData(out, key, obj[key]);
-  return out;
-}
-
 export const isEmpty = (obj: JsonObject): boolean => Object.keys(obj).length === 0;
 
 /** Parses JSON text from a vendor stream, as a CodecError when it is not JSON. */
