@@ -15,6 +15,10 @@ const INCR_SUM: Record<Dialect, string> = {
   postgres: "(kv.value::double precision + excluded.value::double precision)::text",
 };
 
+/** A key's value: one row by its primary key (both drivers; SQLite reads it on its main connection). */
+export const SELECT_KV = "SELECT value FROM kv WHERE key = $1";
+export const kvValue = (row: Row | null | undefined): string | undefined => (row ? String(row.value) : undefined);
+
 /** Adds $2 to the counter $1 (created at $2), returning the new value. */
 export function incrStatement(dialect: Dialect): string {
   return `INSERT INTO kv (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = ${INCR_SUM[dialect]} RETURNING value`;
@@ -122,8 +126,7 @@ export abstract class SqlStore implements Store {
   }
 
   async getKv(key: string): Promise<string | undefined> {
-    const [row] = await this.all("SELECT value FROM kv WHERE key = $1", [key]);
-    return row ? String(row.value) : undefined;
+    return kvValue((await this.all(SELECT_KV, [key]))[0]);
   }
 
   async setKv(key: string, value: string): Promise<void> {

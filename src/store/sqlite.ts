@@ -19,7 +19,7 @@ import { recoverJournals, releaseJournal, reserveJournal } from "./sqlite-journa
 import type { WriterReply, WriterRequest } from "./journal-writer.ts";
 import type { ReaderReply, ReaderRequest } from "./sqlite-reader.ts";
 import { CHECKPOINT_BACKSTOP_PAGES, openConnection } from "./sqlite-connection.ts";
-import { SqlStore, type Row } from "./sql-store.ts";
+import { kvValue, SELECT_KV, SqlStore, type Row } from "./sql-store.ts";
 import { WorkerRequests, workerEntry } from "./worker-requests.ts";
 import type { RunRecord } from "./types.ts";
 
@@ -74,8 +74,7 @@ export class SqliteStore extends SqlStore {
 
   /** One row by its key, read here: the first budgeted request would otherwise wait ~5 ms for the reader thread to start. */
   override async getKv(key: string): Promise<string | undefined> {
-    const row = this.db.query("SELECT value FROM kv WHERE key = ?").get(key) as { value: unknown } | null;
-    return row ? String(row.value) : undefined;
+    return kvValue(this.db.query(SELECT_KV).get(key) as Row | null);
   }
 
   override async incrBy(key: string, delta: number): Promise<number> {
