@@ -5,7 +5,10 @@
 // fixed wrk run. Throughput on a shared 2-core machine is set by the sum of
 // these, so this says where Relay's extra cost is (request thread, writer
 // thread, Bun's own threads) and whether the machine was saturated. The
-// harness row is this process, which must stay near 0 in both columns.
+// harness row is this process, which must stay near 0 in both columns. Each
+// thread's share is split into user space and kernel, with how often per request
+// it went to sleep (voluntary context switches): a thread that sleeps must be
+// woken, which costs this VM tens of microseconds (bench/HISTORY.md, 24th pass).
 // Linux only (/proc).
 //   bun bench/cpu.ts [--cases a,b,c,d] [--seconds 5] [--connections 50]
 import { parseArgs } from "node:util";
@@ -28,19 +31,19 @@ const CONNECTIONS = Number(values.connections);
 async function measure(label: string, base: string, call: Call, pids: Record<string, number>): Promise<void> {
   const spec = { url: base + call.path, body: call.body, headers: call.headers, connections: CONNECTIONS };
   const names = Object.keys(pids);
-  const { result: r, wallUs, spent } = await measuredLoad(spec, 2, SECONDS, Object.values(pids));
+  const { result: r, wallUs, spent, stats } = await measuredLoad(spec, 2, SECONDS, Object.values(pids));
   const parts: string[] = [];
   let busy = 0;
+  const perReq = (n: number) => (n / r.requests).toFixed(1);
   for (const [i, name] of names.entries()) {
-    const d = spent[i]!;
-    const all = total(d);
+    const all = total(spent[i]!);
     busy += all;
-    const threads = [...d.entries()]
-      .filter(([, us]) => us / r.requests >= 0.5)
-      .sort((x, y) => y[1] - x[1])
-      .map(([t, us]) => `${t} ${(us / r.requests).toFixed(1)}`)
-      .join(", ");
-    parts.push(`  ${name.padEnd(8)} ${(all / r.requests).toFixed(1).padStart(6)} µs/req  (${threads})`);
+    const threads = [...stats[i]!.entries()]
+      .filter(([, s]) => (s.userUs + s.sysUs) / r.requests >= 0.5)
+      .sort((x, y) => y[1].userUs + y[1].sysUs - (x[1].userUs + x[1].sysUs))
+      .map(([t, s]) => `${t} ${perReq(s.userUs + s.sysUs)} = ${perReq(s.userUs)} user + ${perReq(s.sysUs)} kernel, ${(s.sleeps / r.requests).toFixed(2)} sleeps`)
+      .join("; ");
+    parts.push(`  ${name.padEnd(8)} ${perReq(all).padStart(6)} µs/req  (${threads})`);
   }
   console.log(`${label}: ${Math.round(r.rps)} req/s, errors ${r.errors}, machine busy ${((busy / wallUs / 2) * 100).toFixed(0)}% of 2 cores (wrk not counted)`);
   for (const p of parts) console.log(p);
