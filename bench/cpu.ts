@@ -38,10 +38,11 @@ async function measure(label: string, base: string, call: Call, pids: Record<str
   for (const [i, name] of names.entries()) {
     const all = total(spent[i]!);
     busy += all;
-    const threads = [...stats[i]!.entries()]
-      .filter(([, s]) => (s.userUs + s.sysUs) / r.requests >= 0.5)
-      .sort((x, y) => y[1].userUs + y[1].sysUs - (x[1].userUs + x[1].sysUs))
-      .map(([t, s]) => `${t} ${perReq(s.userUs + s.sysUs)} = ${perReq(s.userUs)} user + ${perReq(s.sysUs)} kernel, ${(s.sleeps / r.requests).toFixed(2)} sleeps`)
+    const threads = [...stats[i]!]
+      .map(([t, s]) => ({ t, s, cpu: s.userUs + s.sysUs }))
+      .filter(({ cpu }) => cpu / r.requests >= 0.5)
+      .sort((x, y) => y.cpu - x.cpu)
+      .map(({ t, s, cpu }) => `${t} ${perReq(cpu)} = ${perReq(s.userUs)} user + ${perReq(s.sysUs)} kernel, ${(s.sleeps / r.requests).toFixed(2)} sleeps`)
       .join("; ");
     parts.push(`  ${name.padEnd(8)} ${perReq(all).padStart(6)} µs/req  (${threads})`);
   }

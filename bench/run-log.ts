@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openStore } from "../src/store/open.ts";
 import { sampleRun } from "../tests/helpers/run-record.ts";
-import { mainThread, spent, threadTimes } from "./lib/cpu-time.ts";
+import { cpuOf, mainThread, statsSpent, threadStats } from "./lib/cpu-time.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "100000" }, batch: { type: "string", default: "18" } } });
 const RUNS = Number(values.runs);
@@ -25,13 +25,13 @@ try {
     for (let i = 0; i < n; i += BATCH) await store.insertRuns(Array.from({ length: Math.min(BATCH, n - i) }, () => sampleRun()));
   };
   await write(Math.min(20_000, RUNS)); // warm-up: JIT, worker start, table pages
-  const before = threadTimes(process.pid);
+  const before = threadStats(process.pid);
   const t0 = performance.now();
   await write(RUNS);
   // Commit what is still only journaled, so every run's cost is counted.
   await store.totals(0);
   const wallMs = performance.now() - t0;
-  const d = spent(threadTimes(process.pid), before);
+  const d = cpuOf(statsSpent(threadStats(process.pid), before));
   const writer = d.get("Worker") ?? 0;
   console.log(
     `run log (SQLite file, batches of ${BATCH}): writer thread ${(writer / RUNS).toFixed(2)} µs CPU per run, ` +

@@ -50,14 +50,8 @@ export function threadTimes(pid: number): Map<string, number> {
   return cpuOf(threadStats(pid));
 }
 
-const cpuOf = (stats: Map<string, ThreadStat>): Map<string, number> => new Map([...stats].map(([k, s]) => [k, s.userUs + s.sysUs]));
-
-/** Per-thread CPU spent between two readings. */
-export function spent(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
-  const d = new Map<string, number>();
-  for (const [k, v] of after) d.set(k, v - (before.get(k) ?? 0));
-  return d;
-}
+/** The CPU (user + kernel) of each thread in a threadStats reading or difference. */
+export const cpuOf = (stats: Map<string, ThreadStat>): Map<string, number> => new Map([...stats].map(([k, s]) => [k, s.userUs + s.sysUs]));
 
 export const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
 
