@@ -1,0 +1,3 @@
+// Filled in by its owner; see attacks.test.ts.
+import { attack } from "./tally.ts";
+void attack;
