@@ -10,6 +10,7 @@
 // Streams run CONCURRENCY at a time; figures are µs of wall time per stream (min and median of
 // samples). A relayed stream is checked once before timing: a benchmark of broken output is worthless.
 // Run: bun bench/stream.ts
+import { defaults } from "../src/config/load.ts";
 import { anthropicCodec } from "../src/core/formats/anthropic/index.ts";
 import { openaiCodec } from "../src/core/formats/openai/index.ts";
 import type { Codec } from "../src/core/formats/types.ts";
@@ -49,6 +50,7 @@ async function relay(events: Uint8Array[], vendor: Codec): Promise<ReadableStrea
     clientModel: "bench-model",
     includeUsage: true,
     idleTimeoutMs: 30_000,
+    limits: defaults().server,
     signal: new AbortController().signal,
     abort: () => {},
     onWait: () => {},

@@ -1,6 +1,8 @@
 // Derives the editor JSON Schema (schema/config.schema.json) and the README's
 // configuration table from the one TypeBox schema. `bun run gen:config`
 // rewrites both; a test fails when either is stale.
+import type { TSchema } from "@sinclair/typebox";
+import { markedSettings } from "../src/config/http-editable.ts";
 import { ConfigSchema } from "../src/config/schema.ts";
 
 type Node = Record<string, unknown> & { type?: unknown; properties?: Record<string, Node>; description?: string; default?: unknown };
@@ -25,8 +27,17 @@ function rows(node: Node, path: string, out: string[]): void {
       continue;
     }
     const def = child.default === undefined ? "" : `\`${JSON.stringify(child.default)}\``;
-    out.push(`| \`${p}\` | ${typeName(child)} | ${def.length > 60 ? "see schema" : def} | ${(child.description ?? "").replace(/\|/g, "\\|")} |`);
+    const meaning = `${child.description ?? ""}${fileOnlyNote(child)}`.replace(/\|/g, "\\|");
+    out.push(`| \`${p}\` | ${typeName(child)} | ${def.length > 60 ? "see schema" : def} | ${meaning} |`);
   }
+}
+
+/** Settings POST /control/config refuses (src/config/http-editable.ts), marked in the table. */
+function fileOnlyNote(node: Node): string {
+  const marked = markedSettings(node as unknown as TSchema);
+  if (marked.length === 0) return "";
+  if (marked[0]!.path === "") return "; **not changeable over HTTP**";
+  return `; **${marked.map((m) => `\`${m.path.replace(/^\*\./, "")}\``).join(", ")} not changeable over HTTP**`;
 }
 
 export function configTable(): string {

@@ -1,17 +1,19 @@
 // The composition root: builds every long-lived part of a running Relay from
 // the loaded configuration, and takes them down again in order.
 import { dirname, join } from "node:path";
-import { dataDir, pluginDirs } from "./config/paths.ts";
+import { installId } from "./config/install-id.ts";
+import { dataDir, pluginDirs, relayHome } from "./config/paths.ts";
 import { loadConfig, type LoadedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import { Catalog } from "./core/catalog/catalog.ts";
 import { ControlState } from "./core/control.ts";
-import { MemoryBudgetGuard } from "./core/limits/budget.ts";
+import { MemoryBudgetGuard } from "./core/limits/budget-memory.ts";
 import { type Clock, systemClock } from "./core/limits/clock.ts";
 import { CooldownTracker } from "./core/limits/cooldown.ts";
 import { MemoryRateLimiter } from "./core/limits/rate-limit.ts";
 import type { Logger } from "./core/log.ts";
 import type { RouterDeps } from "./core/router/deps.ts";
+import { LoopGuard } from "./core/router/loop-guard.ts";
 import { RunWriter } from "./core/telemetry/writer.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
 import { loadPlugins } from "./plugin/host.ts";
@@ -39,6 +41,7 @@ export class Relay implements RouterDeps {
   readonly cooldown: CooldownTracker;
   readonly budget: MemoryBudgetGuard;
   readonly writer: RunWriter;
+  readonly loop: LoopGuard;
   private catalogCache: Catalog | undefined;
   plugins: { loaded: LoadedPlugin[]; failed: FailedPlugin[] } = { loaded: [], failed: [] };
   private closed = false;
@@ -56,6 +59,9 @@ export class Relay implements RouterDeps {
     this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c), clock });
     this.writer = new RunWriter(store, { maxWaitMs: c.telemetry.durableWaitMs, onError: (e) => log.error("run log write failed", { error: e }) });
     this.control.routingEnabled = c.routing.enabled;
+    const install = installId(relayHome(env));
+    if (!install.persisted) log.warn("could not keep this install's id in RELAY_HOME; a new one is used until the next start", { home: relayHome(env) });
+    this.loop = new LoopGuard(install.id);
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
   }

@@ -2,6 +2,7 @@
 // the operator's tools. Usage errors exit 2 with one line saying why.
 import { ConfigError } from "../config/load.ts";
 import { createLogger, type Logger } from "../core/log.ts";
+import { scrubSecrets } from "../core/secrets/known.ts";
 import { VERSION } from "../version.ts";
 import { COMMON_FLAGS, LISTEN_FLAGS, UsageError, parseFlags } from "./args.ts";
 import { loadCommandConfig } from "./commands/context.ts";
@@ -26,6 +27,7 @@ Commands:
   models     the models Relay routes to, with prices
   logs       recent requests (--follow to keep watching)
   budget     hourly and daily spend and limits; 'budget set' changes them
+  dashboard  print a link that opens the dashboard signed in
   doctor     check the config, provider keys and reachability, port and plugins
   service    print a systemd unit for this binary (relay service install --print)
   version    print the version
@@ -71,7 +73,13 @@ the environment (e.g. ANTHROPIC_API_KEY) and only written to the file with --sav
 
 Shows whether Relay answers at the configured address (server.host/server.port,
 or --host/--port), its routing state, today's spend and provider credentials.
-Exits 1 when it is not running. Sends RELAY_ADMIN_TOKEN when set.`,
+Exits 1 when it is not running. Sends the admin token (RELAY_ADMIN_TOKEN, else $RELAY_HOME/admin-token).`,
+  dashboard: `Usage: relay dashboard [--host ADDR] [--port N] [--config FILE]
+
+Prints a link to the dashboard of the configured server that signs the browser
+in: http://127.0.0.1:4100/dashboard/login#<admin token>. The token stays in the
+link's fragment, which browsers do not send; the page trades it for a session
+cookie (HttpOnly, SameSite=Strict, named per port).`,
   models: `Usage: relay models [--all] [--json] [--config FILE]
 
 Lists the routable models of the catalog (with the config's model overrides),
@@ -102,14 +110,20 @@ a healthy Relay) and that plugins load. Exits 1 when any check fails.`,
 export interface CliIO {
   out(s: string): void;
   err(s: string): void;
+  /** Prints to stdout unscrubbed: only for output whose purpose is a secret (`relay dashboard`'s sign-in link). */
+  unscrubbed?(s: string): void;
 }
 
 // Synchronous, and waiting for as long as the reader takes (a pager): a command's output
 // (`relay logs --json | jq`) must arrive whole before the process exits.
 const stdio: CliIO = { out: (s) => void writeAllSync(1, s, Infinity), err: (s) => void writeAllSync(2, s, Infinity) };
 
+/** What any command prints, scrubbed of secrets: URL userinfo, known keys, key shapes (src/core/secrets). */
+const scrubbed = (io: CliIO): CliIO => ({ out: (s) => io.out(scrubSecrets(s)), err: (s) => io.err(scrubSecrets(s)), unscrubbed: (s) => io.out(s) });
+
 /** Run a command; resolves to the process exit code (a server resolves when it has shut down). */
-export async function main(argv: string[], env: Env = process.env, io: CliIO = stdio): Promise<number> {
+export async function main(argv: string[], env: Env = process.env, raw: CliIO = stdio): Promise<number> {
+  const io = scrubbed(raw);
   const [first, ...rest] = argv;
   if (first === "--help" || first === "-h") return printHelp(io, "main");
   const command = !first || first.startsWith("-") ? "start" : first;
@@ -137,6 +151,7 @@ export async function main(argv: string[], env: Env = process.env, io: CliIO = s
       case "models":
       case "logs":
       case "budget":
+      case "dashboard":
       case "doctor":
         return await OPERATOR_COMMANDS[command]!(args, { env, io, term: terminalFor(process, env), help: HELP[command]! });
       case "help":

@@ -4,10 +4,12 @@
 import type { LoadedConfig } from "../config/load.ts";
 import { redact } from "../config/redact.ts";
 import type { Logger } from "../core/log.ts";
+import { selfPointing } from "../core/router/loop-guard.ts";
 import { Relay } from "../relay.ts";
 import { listen } from "../runtime/serve.ts";
-import { isLoopback } from "../surfaces/admin-auth.ts";
 import { buildFetch } from "../surfaces/index.ts";
+import { installToken, installTokenFile } from "../surfaces/install-token.ts";
+import { isLoopback } from "../surfaces/loopback.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 
@@ -18,6 +20,17 @@ export async function serve(command: "start" | "cloud", loaded: LoadedConfig, en
     throw new UsageError(
       `refusing to listen on ${host}: administrative routes would be open to the network; set RELAY_ADMIN_TOKEN (16+ characters) or listen on 127.0.0.1`,
     );
+  }
+  // Created now, not on the first admin request: a home Relay cannot write is reported at start.
+  let adminToken = "configured";
+  if (!c.adminToken) {
+    const file = installTokenFile(env);
+    try {
+      installToken(file);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    adminToken = `${file} (run 'relay dashboard' for a signed-in link)`;
   }
   const relay = await Relay.create({ loaded, env, log });
   const fetch = buildFetch(relay, command);
@@ -41,12 +54,16 @@ export async function serve(command: "start" | "cloud", loaded: LoadedConfig, en
     url: listener.url,
     version: VERSION,
     store: relay.store.driver,
+    adminToken,
     config: loaded.fileExists ? loaded.file : `${loaded.file} (not present; defaults)`,
     plugins: relay.plugins.loaded.map((p) => `${p.plugin.kind}:${p.plugin.name}`),
     pluginFailures: relay.plugins.failed.length,
   });
   if (!env.BUN_CONFIG_MAX_HTTP_REQUESTS) {
     log.warn("BUN_CONFIG_MAX_HTTP_REQUESTS is not set: at most 256 vendor requests run at once, the rest queue; set it (e.g. 4096) before starting Relay");
+  }
+  for (const { message } of selfPointing(relay.registry.providers.values(), c, env, { host, port: listener.port })) {
+    log.warn(`${message}: each call to this provider would come back to Relay and be refused (508 Loop Detected)`);
   }
   // Build the catalog while idle, shortly after start, rather than on the first request.
   setTimeout(() => relay.warmUp(), 250).unref();

@@ -5,6 +5,7 @@ import { Value } from "@sinclair/typebox/value";
 import { type Config, ConfigSchema } from "./schema.ts";
 import { readTextFile } from "../runtime/fs.ts";
 import { redact } from "./redact.ts";
+import { rememberSecrets } from "../core/secrets/known.ts";
 
 export type Layer = "default" | "file" | "env" | "flag";
 type Tree = Record<string, unknown>;
@@ -142,5 +143,7 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
     const layer = sources[path] ?? Object.entries(sources).find(([k]) => path.startsWith(`${k}/`))?.[1];
     return layer === "flag" ? "command-line flag" : layer === "env" ? "environment" : `config file ${opts.file}`;
   });
+  // Every process that loads a configuration scrubs its secrets from what it logs and prints.
+  rememberSecrets(config, opts.env);
   return { config, sources, file: opts.file, fileExists, flags: opts.flags ?? {} };
 }

@@ -8,6 +8,15 @@ import { FormatRegistry, type Static, Type as T } from "@sinclair/typebox";
 // (tests/config/load.test.ts). Register the one format this schema uses.
 if (!FormatRegistry.Has("uri")) FormatRegistry.Set("uri", (v) => /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(v) && URL.canParse(v));
 
+/**
+ * Why a setting is file-only: it names a URL Relay sends credentials or data to ("endpoint"), is a
+ * secret, says where Relay listens or whom it trusts ("listen"), or names a file, folder or store
+ * ("path"). POST /control/config refuses any patch touching such a setting (src/config/http-editable.ts);
+ * the file, flags and env still set it. Mark every new setting of these kinds with `fileOnly(...)`.
+ */
+export type FileOnlyKind = "endpoint" | "secret" | "listen" | "path";
+export const fileOnly = (kind: FileOnlyKind) => ({ httpEditable: false as const, fileOnly: kind });
+
 const Tier = T.Union([T.Literal("simple"), T.Literal("moderate"), T.Literal("complex")]);
 
 const Price = T.Object(
@@ -48,8 +57,8 @@ const ModelOverride = T.Object(
 
 const ProviderSettings = T.Object(
   {
-    apiKey: T.Optional(T.String({ description: "API key; the <PROVIDER>_API_KEY env variable wins" })),
-    baseUrl: T.Optional(T.String({ format: "uri", description: "override of the vendor base URL" })),
+    apiKey: T.Optional(T.String({ description: "API key; the <PROVIDER>_API_KEY env variable wins", ...fileOnly("secret") })),
+    baseUrl: T.Optional(T.String({ format: "uri", description: "override of the vendor base URL", ...fileOnly("endpoint") })),
     enabled: T.Optional(T.Boolean({ description: "false hides the provider from routing" })),
   },
   { additionalProperties: false },
@@ -59,20 +68,42 @@ export const ConfigSchema = T.Object(
   {
     server: T.Object(
       {
-        host: T.String({ default: "127.0.0.1", description: "proxy listen address (env RELAY_HOST, flag --host)" }),
-        port: T.Integer({ minimum: 0, maximum: 65535, default: 4100, description: "proxy port (env RELAY_PORT, flag --port)" }),
+        host: T.String({ default: "127.0.0.1", description: "proxy listen address (env RELAY_HOST, flag --host)", ...fileOnly("listen") }),
+        port: T.Integer({ minimum: 0, maximum: 65535, default: 4100, description: "proxy port (env RELAY_PORT, flag --port)", ...fileOnly("listen") }),
         bodyLimitBytes: T.Integer({ minimum: 1024, default: 10 * 1024 * 1024, description: "largest request body accepted" }),
-        upstreamTimeoutMs: T.Integer({ minimum: 1000, default: 600_000, description: "limit on one vendor call, first byte to last" }),
+        upstreamTimeoutMs: T.Integer({
+          minimum: 1000,
+          default: 600_000,
+          description: "limit on a vendor call up to its response headers (a stream) or its whole answer (no stream); a stream's body is bounded by streamIdleTimeoutMs and streamMaxDurationMs",
+        }),
         streamIdleTimeoutMs: T.Integer({ minimum: 1000, default: 120_000, description: "a vendor stream silent this long is ended" }),
+        streamMaxDurationMs: T.Integer({ minimum: 1000, default: 3_600_000, description: "a vendor stream still running this long after its headers is ended (60 min: long thinking streams run many minutes)" }),
+        streamMaxEventBytes: T.Integer({
+          minimum: 64 * 1024,
+          default: 32 * 1024 * 1024,
+          description: "largest single SSE/NDJSON event of a vendor stream, counted in decoded characters (an inline image part can be several MB); a larger one ends the stream",
+        }),
+        streamMaxPrimingBytes: T.Integer({ minimum: 64 * 1024, default: 32 * 1024 * 1024, description: "most vendor bytes held before a stream's first real event reaches the client; more ends the attempt" }),
+        streamMaxHeldBytes: T.Integer({
+          minimum: 1024 * 1024,
+          default: 256 * 1024 * 1024,
+          description: "most bytes held from vendors by all streams together (unfinished events, priming buffers); the stream that would pass it is ended",
+        }),
         shutdownGraceMs: T.Integer({ minimum: 0, default: 10_000, description: "how long in-flight requests may finish on SIGTERM" }),
-        corsOrigins: T.Array(T.String(), { default: [], description: "origins allowed by CORS; empty = CORS off" }),
+        corsOrigins: T.Array(T.String(), { default: [], description: "origins allowed by CORS; empty = CORS off", ...fileOnly("listen") }),
+        allowedHosts: T.Array(T.String({ minLength: 1, pattern: "^[^\\s/@]+$" }), {
+          default: [],
+          description:
+            "Host names (name or name:port) Relay answers to besides 127.0.0.1, localhost and [::1] with its own port, e.g. a reverse proxy's name; other Hosts get 421 (DNS rebinding). Off loopback, when set, only these (and loopback) are answered. Applies to both listeners",
+          ...fileOnly("listen"),
+        }),
       },
       { default: {}, additionalProperties: false },
     ),
     cloud: T.Object(
       {
-        host: T.String({ default: "127.0.0.1", description: "`relay cloud` listen address" }),
-        port: T.Integer({ minimum: 0, maximum: 65535, default: 4200, description: "`relay cloud` port" }),
+        host: T.String({ default: "127.0.0.1", description: "`relay cloud` listen address", ...fileOnly("listen") }),
+        port: T.Integer({ minimum: 0, maximum: 65535, default: 4200, description: "`relay cloud` port", ...fileOnly("listen") }),
       },
       { default: {}, additionalProperties: false },
     ),
@@ -80,16 +111,17 @@ export const ConfigSchema = T.Object(
       default: "info",
       description: "log verbosity (flag --log-level, env RELAY_LOG_LEVEL)",
     }),
-    dataDir: T.String({ default: "", description: "state directory (env RELAY_DATA_DIR); empty = $RELAY_HOME/data" }),
+    dataDir: T.String({ default: "", description: "state directory (env RELAY_DATA_DIR); empty = $RELAY_HOME/data", ...fileOnly("path") }),
     pluginsDirs: T.Array(T.String(), {
       default: [],
       description: "plugin folders (env RELAY_PLUGINS_DIR); empty = plugins/ beside the binary, then $RELAY_HOME/plugins",
+      ...fileOnly("path"),
     }),
-    adminToken: T.Optional(T.String({ minLength: 16, description: "bearer token for admin routes (env RELAY_ADMIN_TOKEN); required off loopback" })),
+    adminToken: T.Optional(T.String({ minLength: 16, description: "bearer token for admin routes (env RELAY_ADMIN_TOKEN); unset = the install's own in $RELAY_HOME/admin-token; must be set to listen off loopback", ...fileOnly("secret") })),
     store: T.Object(
       {
-        driver: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite", description: "embedded SQLite or shared Postgres" }),
-        postgresUrl: T.Optional(T.String({ description: "Postgres URL when driver is postgres (env RELAY_POSTGRES_URL)" })),
+        driver: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite", description: "embedded SQLite or shared Postgres", ...fileOnly("path") }),
+        postgresUrl: T.Optional(T.String({ description: "Postgres URL when driver is postgres (env RELAY_POSTGRES_URL)", ...fileOnly("secret") })),
       },
       { default: {}, additionalProperties: false },
     ),
@@ -113,7 +145,10 @@ export const ConfigSchema = T.Object(
     limits: T.Object(
       {
         rpmDefault: T.Integer({ minimum: 0, default: 0, description: "requests per minute per model; 0 = unlimited" }),
-        rpm: T.Record(T.String(), T.Integer({ minimum: 0 }), { default: {}, description: "per-model requests per minute" }),
+        rpm: T.Record(T.String(), T.Integer({ minimum: 0 }), {
+          default: {},
+          description: "per-model requests per minute, counted per catalog model: its dated ids and aliases share its limit",
+        }),
         hourlyUsd: T.Number({ minimum: 0, default: 0, description: "hourly budget in USD; 0 = none" }),
         dailyUsd: T.Number({ minimum: 0, default: 0, description: "daily budget in USD; 0 = none" }),
       },

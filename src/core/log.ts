@@ -1,7 +1,10 @@
 // Structured JSON logs, one object per line. Fields pass through `redact`
-// so a secret handed to the logger by mistake is still masked.
+// so a secret handed to the logger by mistake is still masked, and every line
+// but the access log's through `scrubSecrets`, so that a vendor's text quoted in
+// a warning (an echoed key, a `?key=` in a URL) never reaches it.
 import { redact, stripUrlCredentials } from "../config/redact.ts";
 import { writeAllSync, writeAvailable } from "../runtime/fs.ts";
+import { scrubSecrets } from "./secrets/known.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -47,7 +50,7 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = std
     // redact() already turns errors, at any depth, into { name, message }; a replacer function
     // would take JSON.stringify off its fast path.
     const rest = fields ? JSON.stringify(redact(fields)) : "{}";
-    sink(rest === "{}" ? `${head}}\n` : `${head},${rest.slice(1)}\n`);
+    sink(scrubSecrets(rest === "{}" ? `${head}}\n` : `${head},${rest.slice(1)}\n`));
   };
   return {
     debug: (m, f) => emit("debug", m, f),

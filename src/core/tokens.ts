@@ -8,7 +8,9 @@
 //    figure keeps context checks on the safe side;
 //  - tool definitions count as their name, description and JSON schema text,
 //    tool calls as their name and JSON arguments;
-//  - every message and tool adds a small framing overhead, as chat templates do.
+//  - every message and tool adds a small framing overhead, as chat templates do;
+//  - JSON nested deeper than MAX_JSON_DEPTH is counted down to that depth (client-json.ts):
+//    an estimate never refuses, and never walks deeper.
 // The tokenizer's own merge cache is size-bounded; nothing here memoises.
 //
 // The o200k tables take ~0.4 s and ~90 MB to load, so they are loaded on first
@@ -16,6 +18,7 @@
 // reservations use the approximation below (see estimateCost in the pipeline).
 
 import type { ChatRequest, ContentBlock, ToolDefinition } from "./ir.ts";
+import { estimateText } from "./client-json.ts";
 
 export const IMAGE_TOKENS = 1_600;
 /** Role and separators around each message (OpenAI documents 3). */
@@ -59,7 +62,7 @@ export function estimateTokens(req: ChatRequest, count: TextCounter = estimateTe
   if (req.system?.length) total += MESSAGE_OVERHEAD + sum(req.system, blockTokens);
   for (const message of req.messages) total += MESSAGE_OVERHEAD + sum(message.content, blockTokens);
   total += sum(req.tools ?? [], (t) => toolTokens(t, count));
-  if (req.responseFormat?.type === "json_schema") total += count(JSON.stringify(req.responseFormat.schema));
+  if (req.responseFormat?.type === "json_schema") total += count(estimateText(req.responseFormat.schema));
   return total;
 }
 
@@ -76,14 +79,14 @@ function blockTokensWith(block: ContentBlock, count: TextCounter, blockTokens: (
     case "image":
       return IMAGE_TOKENS;
     case "tool_use":
-      return count(block.name) + count(JSON.stringify(block.input ?? {}));
+      return count(block.name) + count(estimateText(block.input ?? {}));
     case "tool_result":
       return sum(block.content, blockTokens);
     case "redacted_thinking":
       // Encrypted and opaque; BPE over base64 is wasted work, ~4 characters per token is as good.
       return Math.ceil(block.data.length / 4);
     case "opaque":
-      return count(JSON.stringify(block.value) ?? "");
+      return count(estimateText(block.value));
   }
 }
 
@@ -92,7 +95,7 @@ function toolTokens(tool: ToolDefinition, count: TextCounter): number {
     TOOL_OVERHEAD +
     count(tool.name) +
     count(tool.description ?? "") +
-    count(JSON.stringify(tool.parameters))
+    count(estimateText(tool.parameters))
   );
 }
 

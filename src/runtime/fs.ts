@@ -1,6 +1,6 @@
 // File-system seam: the only place the core touches files, so a Deno build can swap it.
 import { type FSWatcher, existsSync, readFileSync, watch, writeSync } from "node:fs";
-import { mkdir, open, rename } from "node:fs/promises";
+import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 
 /** The file's text, or undefined when it does not exist. */
@@ -13,13 +13,33 @@ export function readTextFile(path: string): string | undefined {
   }
 }
 
+export class FileTooLarge extends Error {
+  override name = "FileTooLarge";
+}
+
+/**
+ * The file's text, or undefined when it does not exist, read without blocking the thread; a file
+ * over `maxBytes` is not read at all (FileTooLarge). For files a request handler reads.
+ */
+export async function readTextFileAsync(path: string, maxBytes: number): Promise<string | undefined> {
+  try {
+    const size = (await stat(path)).size;
+    if (size > maxBytes) throw new FileTooLarge(`${path} is ${size} bytes, over the ${maxBytes}-byte limit`);
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
 /**
  * Write via a fsynced temporary file and rename, so readers never see half a file. Asynchronous:
  * the admin API writes the config file from the thread that serves requests, and an fsync can take
  * hundreds of milliseconds on a busy disk.
  */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  // A folder made here ($RELAY_HOME on a first `relay init`) is private, like the file (0600).
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const file = await open(tmp, "w", 0o600);
   try {

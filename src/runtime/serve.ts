@@ -1,10 +1,16 @@
 // HTTP listener seam: the only place that calls Bun.serve.
-import type { Server } from "bun";
+
+/** The address a listener is bound to: its real port even when asked for port 0. */
+export interface BoundAddress {
+  readonly hostname: string;
+  readonly port: number;
+}
 
 export interface ListenOptions {
   hostname: string;
   port: number;
-  fetch: (request: Request, server: Server<undefined>) => Response | Promise<Response>;
+  /** Gets the socket's address with every request (the browser guard checks Host against its port). */
+  fetch: (request: Request, bound: BoundAddress) => Response | Promise<Response>;
   /** Hard cap enforced by the runtime; the proxy answers its own error below it. */
   maxRequestBodySize: number;
   /** Seconds a connection may sit idle (also bounds slow header senders). */
@@ -32,12 +38,14 @@ export const QUIET_COLLECTIONS = 2;
 
 export function listen(opts: ListenOptions): Listener {
   let served = 0;
+  // Assigned as soon as Bun.serve returns, before any request can be handled.
+  let bound: BoundAddress = { hostname: opts.hostname, port: opts.port };
   const server = Bun.serve({
     hostname: opts.hostname,
     port: opts.port,
-    fetch: (request, srv) => {
+    fetch: (request) => {
       served++;
-      return opts.fetch(request, srv);
+      return opts.fetch(request, bound);
     },
     maxRequestBodySize: opts.maxRequestBodySize,
     idleTimeout: Math.min(255, Math.max(1, Math.round(opts.idleTimeoutSec))),
@@ -46,6 +54,7 @@ export function listen(opts: ListenOptions): Listener {
   });
   const hostname = server.hostname ?? opts.hostname;
   const port = server.port ?? opts.port;
+  bound = { hostname, port };
   const stopIdleGc = collectWhenQuiet(() => served, () => server.pendingRequests);
   return {
     hostname,

@@ -16,6 +16,12 @@ export interface SinkSource {
   cancel(reason: unknown): void;
 }
 
+/** Write a chunk; a promise (to await) only when the sink is full, so that a chunk costs no extra tick. */
+export function write(sink: SinkWriter, chunk: Uint8Array | string): Promise<number> | undefined {
+  const written = chunk.length === 0 ? 0 : sink.write(chunk);
+  return typeof written === "number" ? undefined : written;
+}
+
 export function sinkStream(source: SinkSource): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     type: "direct",

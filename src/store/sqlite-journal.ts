@@ -12,6 +12,7 @@
 // committed before the crash changes nothing (INSERT ... ON CONFLICT DO NOTHING).
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync, ftruncateSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { PRIVATE_FILE_MODE } from "./sqlite-files.ts";
 import type { RunRowTuple } from "./row.ts";
 
 /** Journals this process is writing now: a replay must leave them alone. */
@@ -86,8 +87,8 @@ export class Journal {
   private fd: number;
 
   constructor(readonly path: string) {
-    // O_APPEND: after a truncate the next write lands at the new end.
-    this.fd = openSync(path, "a");
+    // O_APPEND: after a truncate the next write lands at the new end. Private, as the database is.
+    this.fd = openSync(path, "a", PRIVATE_FILE_MODE);
   }
 
   /** One write of the batch's JSON text and a newline. */

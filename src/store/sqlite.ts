@@ -10,11 +10,10 @@
 // journaled.
 
 import type { Database, SQLQueryBindings } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations, RECORD_MIGRATION } from "./migrations.ts";
 import { runRowTuple, type RunRowTuple } from "./row.ts";
 import { runInserter } from "./sqlite-insert.ts";
+import { preparePrivateDatabase } from "./sqlite-files.ts";
 import { recoverJournals, releaseJournal, reserveJournal } from "./sqlite-journal.ts";
 import type { WriterReply, WriterRequest } from "./journal-writer.ts";
 import type { ReaderReply, ReaderRequest } from "./sqlite-reader.ts";
@@ -41,7 +40,7 @@ export class SqliteStore extends SqlStore {
     onError: (message: string) => void = (message) => console.error(message),
   ) {
     super();
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    if (path !== ":memory:") preparePrivateDatabase(path);
     this.db = openConnection(path);
     this.db.run("PRAGMA journal_mode = WAL");
     this.db.run("PRAGMA foreign_keys = ON");

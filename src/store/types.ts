@@ -3,7 +3,8 @@
 
 /** One routing event inside a run: an attempt, a fallback, an escalation. */
 export interface RunEvent {
-  type: "attempt" | "fallback" | "escalation" | "error" | "mismatch";
+  /** budget_cap: Relay capped max_tokens to what the budget affords; budget_overshoot: the vendor billed past max_tokens or the reservation. */
+  type: "attempt" | "fallback" | "escalation" | "error" | "mismatch" | "budget_cap" | "budget_overshoot";
   model: string;
   provider: string;
   status?: number;

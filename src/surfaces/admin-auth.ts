@@ -1,13 +1,21 @@
-// Administrative routes (/control/*, /v1/config, /dashboard/config) require
-// `Authorization: Bearer <admin token>` whenever the server listens beyond
-// loopback. The comparison is constant-time so the token cannot be guessed
-// byte by byte from response timings.
-import { timingSafeEqual } from "node:crypto";
+// Administrative routes (/control/*, /v1/config, /v1/telemetry/*,
+// /dashboard/config, /dashboard/api/*) always require the admin token, on
+// loopback too: the configured one (adminToken / RELAY_ADMIN_TOKEN), else this
+// install's own ($RELAY_HOME/admin-token, see install-token.ts). It arrives as
+// `Authorization: Bearer <token>` (CLI, scripts) or as the dashboard's session
+// cookie, which is named per listener and holds a value derived from the token
+// and the port, so the proxy's dashboard and the cloud console never share one.
+// Comparisons are constant-time so a token cannot be guessed from timings.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { requestInfo } from "./app.ts";
+import { hostEnd } from "./browser-guard.ts";
 import { HttpError } from "./http.ts";
 
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || h.startsWith("127.") || h === "::ffff:127.0.0.1";
+/** What the admin check knows about the listener a request arrived on (set by app.ts). */
+export interface AdminAccess {
+  readonly port: number;
+  /** This install's own token, created on first use. */
+  installToken(): string;
 }
 
 export function tokenMatches(given: string, expected: string): boolean {
@@ -22,37 +30,65 @@ export function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(pa, pb) && a.length === b.length;
 }
 
-/** Throws 401 unless the request may use admin routes. */
-export function requireAdmin(request: Request, opts: { host: string; adminToken?: string }): void {
-  if (!opts.adminToken) {
-    if (isLoopback(opts.host)) return requireLocalOrigin(request);
-    throw new HttpError(401, "unauthorized", "Admin token required");
+export const sessionCookieName = (port: number): string => `relay_admin_${port}`;
+
+/** The cookie's value: the token never sits in the browser, and a cookie of one port is worthless on another. */
+export const sessionValue = (token: string, port: number): string =>
+  createHmac("sha256", token).update(`relay dashboard session ${port}`).digest("base64url");
+
+/** `Set-Cookie` for a signed-in dashboard on this listener: a session cookie, never sent cross-site, unreadable by script. */
+export const sessionCookie = (token: string, port: number): string =>
+  `${sessionCookieName(port)}=${sessionValue(token, port)}; Path=/; HttpOnly; SameSite=Strict`;
+
+function cookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  if (header === null) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
-  const auth = request.headers.get("authorization") ?? "";
-  const m = /^Bearer\s+(.+)$/i.exec(auth);
-  if (!m || !tokenMatches(m[1]!.trim(), opts.adminToken)) {
-    // Off loopback, or a token was configured: callers must present it.
-    if (isLoopback(opts.host) && !auth) return requireLocalOrigin(request);
-    throw new HttpError(401, "unauthorized", "Missing or invalid admin token");
-  }
+  return undefined;
 }
 
-/** On loopback without a token, refuse browser requests from other origins (CSRF). */
-function requireLocalOrigin(request: Request): void {
+/**
+ * The cookie counts only for the listener's own pages: a request that carries
+ * another Origin (one of server.corsOrigins, say) must bring the bearer token.
+ */
+function sessionMatches(request: Request, token: string, port: number): boolean {
+  const given = cookie(request, sessionCookieName(port));
+  if (given === undefined) return false;
   const origin = request.headers.get("origin");
-  if (!origin) return;
-  try {
-    if (isLoopback(new URL(origin).hostname)) return;
-  } catch {
-    // fall through
+  if (origin !== null) {
+    const end = hostEnd(request.url);
+    if (end === -1 || origin !== request.url.slice(0, end)) return false;
   }
-  throw new HttpError(403, "forbidden", "Cross-origin admin request refused");
+  return tokenMatches(given, sessionValue(token, port));
+}
+
+/** The token in effect: the configured one, else this install's own; undefined only outside a listener. */
+export function adminTokenFor(request: Request, configured: string | undefined): string | undefined {
+  return configured ?? requestInfo(request).access?.installToken();
+}
+
+const HOW =
+  "send Authorization: Bearer <token> (adminToken / RELAY_ADMIN_TOKEN, else the file $RELAY_HOME/admin-token); in a browser, open the link `relay dashboard` prints";
+
+/** Throws 401 unless the request carries the admin token or this listener's session cookie. */
+export function requireAdmin(request: Request, configured: string | undefined): void {
+  const token = adminTokenFor(request, configured);
+  if (token === undefined) throw new HttpError(401, "unauthorized", `Admin token required: ${HOW}`);
+  const auth = request.headers.get("authorization");
+  if (auth !== null) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth);
+    if (m && tokenMatches(m[1]!.trim(), token)) return;
+    throw new HttpError(401, "unauthorized", "Invalid admin token");
+  }
+  const access = requestInfo(request).access;
+  if (access && sessionMatches(request, token, access.port)) return;
+  throw new HttpError(401, "unauthorized", `Admin token required: ${HOW}`);
 }
 
 /** Elysia beforeHandle hook guarding a surface's routes with the current config. */
-export function adminGuard(config: () => { server: { host: string }; adminToken?: string }) {
-  return ({ request }: { request: Request }) => {
-    const c = config();
-    requireAdmin(request, { host: c.server.host, adminToken: c.adminToken });
-  };
+export function adminGuard(config: () => { adminToken?: string }) {
+  return ({ request }: { request: Request }) => requireAdmin(request, config().adminToken);
 }

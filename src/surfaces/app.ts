@@ -1,8 +1,10 @@
 // Composes Elysia surfaces into one fetch handler with the cross-cutting
-// concerns every response needs: a request id header, the error shapes of the
-// spec, and one structured access-log line per request.
+// concerns every response needs: the browser guard before any route, a request
+// id header, the error shapes of the spec, and one access-log line per request.
 import { Elysia } from "elysia";
 import type { Logger } from "../core/log.ts";
+import type { AdminAccess } from "./admin-auth.ts";
+import type { BrowserGuard, ListenerAddress } from "./browser-guard.ts";
 import { addCorsHeaders, preflight } from "./cors.ts";
 import { type ErrorStyle, HttpError, errorResponse, newRequestId } from "./http.ts";
 
@@ -12,6 +14,8 @@ export interface RequestInfo {
   start: number;
   /** Date.now() at arrival: the time in the id, and the run's timestamp. */
   at: number;
+  /** The listener it arrived on, for the admin check (admin-auth.ts). */
+  access?: AdminAccess;
 }
 
 const info = new WeakMap<Request, RequestInfo>();
@@ -27,7 +31,8 @@ export function requestInfo(request: Request): RequestInfo {
   return i;
 }
 
-const errorStyle = (path: string): ErrorStyle =>
+/** The error shape of a path: the client's own wire format on the model routes. */
+export const errorStyle = (path: string): ErrorStyle =>
   path.startsWith("/v1/messages") ? "anthropic" : path.includes("/chat/completions") || path.includes("/models") ? "openai" : "spec";
 
 export const NOT_FOUND_MESSAGE =
@@ -35,6 +40,12 @@ export const NOT_FOUND_MESSAGE =
 
 export interface SurfaceOptions {
   log: Logger;
+  /** Judges Host, Origin and content type before any route (browser-guard.ts). */
+  guard: BrowserGuard;
+  /** Where the app listens when a request is handed to it without its listener (in-process callers). */
+  listener: () => ListenerAddress;
+  /** This install's own admin token, for when none is configured (read once, on first use). */
+  installToken: () => string;
   /** Origins allowed by CORS (read per request so config changes apply); empty = CORS off. */
   corsOrigins?: () => string[];
   /** Last chance to serve a path no route matched (the proxy's substring routes). */
@@ -49,9 +60,9 @@ export interface SurfaceOptions {
   fastPath?: (request: Request, path: string) => Promise<Response> | undefined;
 }
 
-/** The path of an absolute request URL, without building a URL object. */
+/** The path of a request URL, without building a URL object (relative when the Host was unusable). */
 export function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const start = url.charCodeAt(0) === 47 ? 0 : url.indexOf("/", url.indexOf("//") + 2);
   if (start === -1) return "/";
   const query = url.indexOf("?", start);
   return query === -1 ? url.slice(start) : url.slice(start, query);
@@ -91,18 +102,26 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
   for (const s of surfaces) app.use(s);
 
   const handle = app.handle.bind(app);
-  return async function fetch(request: Request): Promise<Response> {
+  let access: AdminAccess = { port: -1, installToken: opts.installToken };
+  return async function fetch(request: Request, listener = opts.listener()): Promise<Response> {
     const ri = requestInfo(request);
+    if (access.port !== listener.port) access = { port: listener.port, installToken: opts.installToken };
+    ri.access = access;
+    const url = request.url;
+    const path = pathOf(url);
     const origins = opts.corsOrigins?.() ?? [];
     let res: Response;
     // Fast-path answers carry the request id already; setting it again would cost a headers object.
     let hasId = false;
     try {
-      const fast = origins.length ? undefined : opts.fastPath?.(request, pathOf(request.url));
+      const refused = opts.guard(request, url, listener);
+      if (refused) throw refused;
+      const fast = origins.length ? undefined : opts.fastPath?.(request, path);
       hasId = fast !== undefined;
       res = (origins.length && preflight(request, origins)) || (await (fast ?? handle(request)));
     } catch (e) {
-      res = toErrorResponse(e, request, opts.log);
+      // Not toErrorResponse: a refused request's URL may have no host to parse.
+      res = e instanceof HttpError ? errorResponse(e, ri.id, errorStyle(path)) : toErrorResponse(e, request, opts.log);
       hasId = true;
     }
     if (!hasId) {
@@ -115,7 +134,7 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
     }
     if (origins.length) addCorsHeaders(request, res.headers, origins);
     if (opts.log.enabled("info")) {
-      opts.log.access({ requestId: ri.id, method: request.method, path: pathOf(request.url), status: res.status, ms: Math.round((performance.now() - ri.start) * 100) / 100 });
+      opts.log.access({ requestId: ri.id, method: request.method, path, status: res.status, ms: Math.round((performance.now() - ri.start) * 100) / 100 });
     }
     return res;
   };

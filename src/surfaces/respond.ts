@@ -3,7 +3,7 @@
 import type { Logger } from "../core/log.ts";
 import { toErrorResponse } from "./app.ts";
 
-const SECURITY_HEADERS: Record<string, string> = {
+export const SECURITY_HEADERS: Record<string, string> = {
   // No inline script or style anywhere: every asset is a separate embedded file.
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",

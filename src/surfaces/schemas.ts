@@ -299,7 +299,7 @@ export const RunRecord = T.Object(
     attempts: T.Integer(),
     events: T.Array(
       T.Object({
-        type: T.Union(["attempt", "fallback", "escalation", "error", "mismatch"].map((t) => T.Literal(t))),
+        type: T.Union(["attempt", "fallback", "escalation", "error", "mismatch", "budget_cap", "budget_overshoot"].map((t) => T.Literal(t))),
         model: T.String(),
         provider: T.String(),
         status: T.Optional(T.Integer()),

@@ -103,3 +103,30 @@ describe("logger", () => {
     expect(lines.map((l) => JSON.parse(l).msg)).toEqual(["shown"]);
   });
 });
+
+describe("secret names and URL userinfo inside JSON text", () => {
+  test("isSecretName is the rule redact masks fields by", async () => {
+    const { isSecretName } = await import("../../src/config/redact.ts");
+    for (const name of ["apiKey", "OPENAI_API_KEY", "adminToken", "RELAY_ADMIN_TOKEN", "password", "AWS_SECRET_ACCESS_KEY", "authorization"]) expect({ name, secret: isSecretName(name) }).toEqual({ name, secret: true });
+    for (const name of ["baseUrl", "host", "model", "HOME", "logLevel"]) expect({ name, secret: isSecretName(name) }).toEqual({ name, secret: false });
+  });
+
+  test("userinfo is stripped without crossing a quote, so a whole JSON text can be scrubbed and stay valid", async () => {
+    const { stripUrlCredentials } = await import("../../src/config/redact.ts");
+    const json = JSON.stringify({ a: "http://u:pw@h.example/x", b: "http://h.example", c: "ops@example.com" });
+    expect(JSON.parse(stripUrlCredentials(json))).toEqual({ a: `http://${R}@h.example/x`, b: "http://h.example", c: "ops@example.com" });
+  });
+});
+
+describe("logger scrubbing", () => {
+  test("vendor text in a message or a field loses key shapes, query-string keys and known secrets", async () => {
+    const { rememberSecrets } = await import("../../src/core/secrets/known.ts");
+    rememberSecrets({ providers: { x: { apiKey: "logger-known-key-0001" } } }, {});
+    const lines: string[] = [];
+    const log = createLogger("debug", (l) => lines.push(l));
+    log.warn("vendor said: Incorrect API key provided: sk-proj-ab***yz", { reason: "GET /m?key=qs-secret-0002&alt=sse", detail: "echo logger-known-key-0001", url: "http://u:pw-0003@h/x" });
+    expect(lines).toHaveLength(1);
+    const rec = JSON.parse(lines[0]!);
+    expect(rec).toMatchObject({ level: "warn", msg: `vendor said: Incorrect API key provided: ${R}`, reason: `GET /m?key=${R}&alt=sse`, detail: `echo ${R}`, url: `http://${R}@h/x` });
+  });
+});

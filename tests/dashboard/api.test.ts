@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => w.stop());
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${w.url}${path}`, { headers });
+// The admin token goes with every request: the data endpoints need it on loopback too (issue 34).
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${w.url}${path}`, { headers: { ...w.relay.admin, ...headers } });
 const getJson = async (path: string): Promise<any> => {
   const res = await get(path);
   expect(res.status).toBe(200);
@@ -158,6 +159,15 @@ describe("admin guard", () => {
     } finally {
       await tw.stop();
     }
+  });
+
+  test("on loopback without a configured token, data needs the install's own token; the page shell does not", async () => {
+    const refused = await fetch(`${w.url}/dashboard/api/live`);
+    expect(refused.status).toBe(401);
+    expectSecurityHeaders(refused);
+    expect((await fetch(`${w.url}/dashboard/api/live`, { headers: { authorization: "Bearer not-the-install-token" } })).status).toBe(401);
+    expect((await get("/dashboard/api/live")).status).toBe(200);
+    expect((await fetch(`${w.url}/dashboard`)).status).toBe(200);
   });
 
   test("off loopback, data needs the bearer token but the page shell does not", async () => {

@@ -33,7 +33,34 @@ describe.skipIf(!hasChromium)("dashboard in Chromium", () => {
     await w?.stop();
   });
 
-  const routingEnabled = async () => ((await (await fetch(`${w.url}/control/status`)).json()) as { routingEnabled: boolean }).routingEnabled;
+  const routingEnabled = async () => ((await (await fetch(`${w.url}/control/status`, { headers: w.relay.admin })).json()) as { routingEnabled: boolean }).routingEnabled;
+
+  test("signing in: the link's token becomes this listener's HttpOnly session cookie and leaves the address bar", async () => {
+    await context.clearCookies();
+    const { page, problems } = await watchedPage(context, 1280, 900);
+    try {
+      // Not signed in: the data endpoints refuse, and the page goes to the sign-in page.
+      await page.goto(`${w.url}/dashboard`);
+      await page.waitForURL(`${w.url}/dashboard/login`);
+      // The link `relay dashboard` prints.
+      await page.goto(`${w.url}/dashboard/login#${w.relay.adminToken}`);
+      await page.waitForURL(`${w.url}/dashboard`);
+      await page.locator('[data-card="requests"] [data-value]', { hasText: /^\d+$/ }).waitFor();
+      const port = new URL(w.url).port;
+      const cookies = await context.cookies(w.url);
+      expect(cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, sameSite: c.sameSite, path: c.path }))).toEqual([
+        { name: `relay_admin_${port}`, httpOnly: true, sameSite: "Strict", path: "/" },
+      ]);
+      // The cookie holds a value derived from the token, never the token; the page's history holds no token either.
+      expect(cookies[0]!.value).not.toContain(w.relay.adminToken);
+      expect(await page.evaluate("document.cookie")).toBe("");
+      await page.goBack();
+      expect(page.url()).not.toContain(w.relay.adminToken);
+      expect(problems.filter((p) => !p.includes("401"))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
 
   async function confirmRoutingToggle(page: Page, label: string, pill: string) {
     await page.getByRole("button", { name: label }).click();
@@ -47,7 +74,8 @@ describe.skipIf(!hasChromium)("dashboard in Chromium", () => {
     test(`shows the traffic, the detail drawer and the routing switch (${vp.name}, ${vp.width}px)`, async () => {
       const { page, requested, problems } = await watchedPage(context, vp.width, vp.height);
       try {
-        await page.goto(`${w.url}/dashboard`);
+        await page.goto(`${w.url}/dashboard/login#${w.relay.adminToken}`);
+        await page.waitForURL(`${w.url}/dashboard`);
 
         // Cards: 5 requests, 1 failure, some spend (default range: 24 h).
         const card = (key: string) => page.locator(`[data-card="${key}"] [data-value]`);

@@ -161,7 +161,7 @@ describe("the OpenAPI document", () => {
     for (const { key, path, op } of operations().filter((o) => o.method === "get" && !o.path.includes("{"))) {
       for (const p of ((op.parameters ?? []) as Json[]).filter((q) => q.in === "query")) {
         const s = p.schema as Json;
-        const get = (value: string) => fetch(`${w.url}${path}?${p.name}=${value}`);
+        const get = (value: string) => fetch(`${w.url}${path}?${p.name}=${value}`, { headers: w.dashboard.relay.admin });
         const refused = async (value: string) => {
           const res = await get(value);
           expect(res.status, `${key} ${p.name}=${value}`).toBe(400);
@@ -188,7 +188,7 @@ describe("the OpenAPI document", () => {
         }
         if (s.default !== undefined) {
           // Answers echo the effective value of their window and paging parameters.
-          const res = await fetch(`${w.url}${path}`);
+          const res = await fetch(`${w.url}${path}`, { headers: w.dashboard.relay.admin });
           expect(res.status, key).toBe(200);
           expect(((await res.json()) as Json)[p.name], `${key} default ${p.name}`).toEqual(s.default);
         }
@@ -197,19 +197,43 @@ describe("the OpenAPI document", () => {
     expect(probed).toBeGreaterThan(20);
   });
 
-  test("admin routes declare the bearer token, and exactly those refuse a cross-origin browser", async () => {
+  test("admin routes declare the bearer token or the session cookie, and exactly those refuse a request without either", async () => {
     expect(doc.components.securitySchemes.adminToken).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+    expect(doc.components.securitySchemes.dashboardSession).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie" }));
     const guarded = operations().filter((o) => o.op.security);
     for (const o of guarded) {
-      expect(o.op.security, o.key).toEqual([{ adminToken: [] }]);
+      expect(o.op.security, o.key).toEqual([{ adminToken: [] }, { dashboardSession: [] }]);
       expect(o.op.responses["401"].content["application/json"].schema, o.key).toEqual({ $ref: "#/components/schemas/Error" });
     }
     expect(guarded.map((o) => o.key)).toEqual(expect.arrayContaining(REQUIRED.filter((k) => /\/(control|telemetry|dashboard\/api)\/|config$/.test(k))));
-    // On loopback without a token, the guard refuses requests from a foreign Origin.
+    // The admin token is required on loopback too (issue 34).
     for (const o of operations().filter((x) => x.method === "get" && !x.path.includes("{"))) {
-      const res = await fetch(`${w.url}${o.path}`, { headers: { origin: "https://elsewhere.example" } });
+      const res = await fetch(`${w.url}${o.path}`);
       await res.body?.cancel();
-      expect(res.status === 403, `${o.key} answered ${res.status}`).toBe(o.op.security !== undefined);
+      expect(res.status === 401, `${o.key} answered ${res.status}`).toBe(o.op.security !== undefined);
+    }
+  });
+
+  test("every route documents the browser guard's refusals, which every route really answers", async () => {
+    for (const o of operations()) {
+      const statuses = ["403", "421", ...(o.method === "post" ? ["415"] : [])];
+      for (const status of statuses) expect(o.op.responses[status]?.content?.["application/json"], `${o.key} documents ${status}`).toBeDefined();
+      if (o.method === "post") expect(o.op.responses["415"]).toBeDefined();
+      else expect(o.op.responses["415"], o.key).toBeUndefined();
+    }
+    const port = new URL(w.url).port;
+    for (const o of operations().filter((x) => !x.path.includes("{"))) {
+      const method = o.method.toUpperCase();
+      const origin = await fetch(`${w.url}${o.path}`, { method, headers: { ...w.dashboard.relay.admin, origin: "https://elsewhere.example", "content-type": "application/json" } });
+      await origin.body?.cancel();
+      expect(origin.status, `${o.key} from a foreign origin`).toBe(403);
+      const rebound = await fetch(`${w.url}${o.path}`, { method, headers: { ...w.dashboard.relay.admin, host: `rebound.example:${port}`, "content-type": "application/json" } });
+      await rebound.body?.cancel();
+      expect(rebound.status, `${o.key} under another Host`).toBe(421);
+      if (o.method !== "post") continue;
+      const plain = await fetch(`${w.url}${o.path}`, { method, headers: { ...w.dashboard.relay.admin, "content-type": "text/plain" }, body: "{}" });
+      await plain.body?.cancel();
+      expect(plain.status, `${o.key} with text/plain`).toBe(415);
     }
   });
 
@@ -258,10 +282,11 @@ async function expectConforms(res: Response, method: string, template: string): 
   return body;
 }
 
+// With the admin token, and every POST declared JSON (issue 34: the guard refuses other POSTs with 415).
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   fetch(`${w.url}${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    headers: { ...w.dashboard.relay.admin, ...(method === "POST" ? { "content-type": "application/json" } : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 

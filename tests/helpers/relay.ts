@@ -9,6 +9,7 @@ import { createLogger } from "../../src/core/log.ts";
 import { Relay } from "../../src/relay.ts";
 import { listen, type Listener } from "../../src/runtime/serve.ts";
 import { buildFetch } from "../../src/surfaces/index.ts";
+import { installToken, installTokenFile } from "../../src/surfaces/install-token.ts";
 
 export interface TestRelay {
   url: string;
@@ -16,6 +17,11 @@ export interface TestRelay {
   listener: Listener;
   home: string;
   logs: string[];
+  /** The admin token in effect (configured, else this home's own) and the headers that send it. */
+  adminToken: string;
+  admin: { authorization: string };
+  /** `admin` plus a JSON content type, for admin POSTs. */
+  adminJson: { authorization: string; "content-type": string };
   stop(): Promise<void>;
 }
 
@@ -41,12 +47,17 @@ export async function startRelay(opts: StartRelayOptions = {}): Promise<TestRela
   const relay = await Relay.create({ loaded, env, log, clock: opts.clock });
   const fetch = buildFetch(relay, "start");
   const listener = listen({ hostname: "127.0.0.1", port: 0, fetch, maxRequestBodySize: loaded.config.server.bodyLimitBytes * 4, idleTimeoutSec: 60 });
+  const adminToken = loaded.config.adminToken ?? installToken(installTokenFile(env));
+  const admin = { authorization: `Bearer ${adminToken}` };
   return {
     url: listener.url,
     relay,
     listener,
     home,
     logs,
+    adminToken,
+    admin,
+    adminJson: { ...admin, "content-type": "application/json" },
     async stop() {
       await listener.stop(1000);
       await relay.close();

@@ -133,6 +133,38 @@ export function budgetGuardBehaviour(name: string, newStorage: () => BudgetStora
       expect(() => guard.setLimits({ hourlyUsd: -1 })).toThrow(RangeError);
     });
 
+    test("with a minimum, a reservation shrinks to what the tightest window has left, never below the minimum", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), { hourlyUsd: 1, dailyUsd: 0.8 });
+      // The whole estimate fits: it is reserved as it is.
+      expect(reserved(await guard.reserve(0.3, 0.1)).estimateUsd).toBe(0.3);
+      // 0.5 of the daily 0.8 is left: the estimate of 0.7 shrinks to it.
+      const r = reserved(await guard.reserve(0.7, 0.1));
+      expect(r.estimateUsd).toBe(0.5);
+      expect((await guard.status()).daily).toMatchObject({ reservedUsd: 0.8 });
+      // Nothing left: refused as the whole estimate would be.
+      expect(await guard.reserve(0.7, 0.1)).toMatchObject({ refused: true, window: "daily" });
+      await guard.release(r);
+      // The hourly window is the tighter one once the daily limit is raised.
+      guard.setLimits({ hourlyUsd: 0.4, dailyUsd: 5 });
+      expect(reserved(await guard.reserve(2, 0.05)).estimateUsd).toBe(0.1);
+      expect(await guard.reserve(2, 0.05)).toMatchObject({ refused: true, window: "hourly" });
+      // A minimum above the estimate is the estimate: no reservation grows.
+      expect(await guard.reserve(0.01, 0.02)).toMatchObject({ refused: true });
+    });
+
+    test("200 concurrent reservations up to what is left never jointly pass the budget, and fill it", async () => {
+      const guard = newStorage().open(new ManualClock(T10_30), { dailyUsd: 0.01 });
+      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => guard.reserve(0.0035 + (i % 7) * 1e-4, 0.0001)));
+      const held = results.filter((r): r is BudgetReservation => !r.refused);
+      const total = held.reduce((s, r) => s + Math.round(r.estimateUsd * 1e9), 0);
+      expect(total).toBeLessThanOrEqual(1e7);
+      expect(total).toBeGreaterThan(1e7 - 1e5); // only a remainder below the minimum stays unreserved
+      await Promise.all(held.map((r) => guard.settle(r, r.estimateUsd)));
+      const s = await guard.status();
+      expect(s.daily.spentUsd).toBeLessThanOrEqual(0.01);
+      expect(s.daily.reservedUsd).toBe(0);
+    });
+
     test("rejects a negative or non-finite amount", async () => {
       const guard = newStorage().open(new ManualClock(T10_30), {});
       await expect(guard.reserve(-0.01)).rejects.toThrow(RangeError);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../src/core/limits/clock.ts";
-import { MemoryBudgetGuard, calendarWindowsAt } from "../../src/core/limits/budget.ts";
+import { calendarWindowsAt } from "../../src/core/limits/budget.ts";
+import { MemoryBudgetGuard } from "../../src/core/limits/budget-memory.ts";
 import type { KvStore } from "../../src/store/types.ts";
 import { budgetGuardBehaviour } from "./budget-suite.ts";
 

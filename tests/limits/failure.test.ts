@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { classifyFailure, parseRetryAfter } from "../../src/core/limits/failure.ts";
+import { classifyFailure, describeFailureDetail, describeVendorFailure, parseRetryAfter } from "../../src/core/limits/failure.ts";
 
 function networkError(code: string): TypeError {
   return Object.assign(new TypeError(`${code}: socket trouble`), { code });
@@ -38,6 +38,12 @@ describe("classifyFailure", () => {
     ["client abort", { error: new DOMException("The operation was aborted.", "AbortError") }, { retryable: false, vendorSide: false, reason: "cancelled" }],
     ["our own bug", { error: new TypeError("Cannot read properties of undefined") }, { retryable: false, vendorSide: false, reason: "unknown_error" }],
     ["status wins over error", { status: 401, error: networkError("ECONNRESET") }, { retryable: false, vendorSide: false, reason: "http_401" }],
+    // Issue 34: a vendor whose bytes are not HTTP is as unusable as one that is down.
+    ["Bun: not HTTP", { error: networkError("Malformed_HTTP_Response") }, { retryable: true, vendorSide: true, reason: "connection_error:Malformed_HTTP_Response" }],
+    ["llhttp: not HTTP", { error: networkError("HPE_INVALID_CONSTANT") }, { retryable: true, vendorSide: true, reason: "connection_error:HPE_INVALID_CONSTANT" }],
+    ["TLS to a plain port", { error: networkError("EPROTO") }, { retryable: true, vendorSide: true, reason: "connection_error:EPROTO" }],
+    ["508: a loop is a configuration fault", { status: 508 }, { retryable: false, vendorSide: false, reason: "http_508" }],
+    ["an invalid URL is not the vendor's fault", { error: networkError("ERR_INVALID_URL") }, { retryable: false, vendorSide: false, reason: "unknown_error" }],
   ];
   for (const [name, input, expected] of table) {
     test(name, () => expect(classifyFailure(input)).toEqual(expected));
@@ -47,6 +53,54 @@ describe("classifyFailure", () => {
     // Port 1 on loopback is closed; the refusal is immediate.
     const error = await fetch("http://127.0.0.1:1/").catch((e: unknown) => e);
     expect(classifyFailure({ error })).toMatchObject({ retryable: true, vendorSide: true });
+  });
+});
+
+describe("describeVendorFailure and describeFailureDetail", () => {
+  // Bun's own shape for a server that answers bytes that are not HTTP: its message quotes the whole URL.
+  const url = "http://127.0.0.1:41234/v1/chat/completions?key=sk-secret";
+  const notHttp = Object.assign(new TypeError(`Malformed_HTTP_Response fetching "${url}". For more information, pass \`verbose: true\``), {
+    code: "Malformed_HTTP_Response",
+    path: url,
+  });
+
+  test("the client's words name the provider and the cause, never the URL", () => {
+    expect(describeVendorFailure("openai", notHttp)).toBe("openai: the answer is not HTTP");
+    expect(describeVendorFailure("anthropic", networkError("ECONNREFUSED"))).toBe("anthropic: connection refused");
+    expect(describeVendorFailure("groq", networkError("ECONNRESET"))).toBe("groq: connection reset");
+    expect(describeVendorFailure("groq", networkError("EWEIRD"))).toBe("groq: connection failed (EWEIRD)");
+    expect(describeVendorFailure("groq", new TypeError(`Cannot read ${url}`))).toBe("groq: vendor call failed");
+    expect(describeVendorFailure("openai", new DOMException("vendor did not answer within 1000 ms", "TimeoutError"))).toBe("openai: vendor did not answer within 1000 ms");
+  });
+
+  test("a real Bun fetch error from a server that is not HTTP never shows its address", async () => {
+    const server = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open(s) {
+          s.write("SSH-2.0-x\r\nnot http\r\n");
+          s.end();
+        },
+        data() {},
+      },
+    });
+    try {
+      const error = await fetch(`http://127.0.0.1:${server.port}/v1/chat`, { method: "POST", body: "{}" }).catch((e: unknown) => e);
+      expect(classifyFailure({ error })).toMatchObject({ retryable: true, vendorSide: true });
+      expect(describeVendorFailure("openai", error)).not.toContain(String(server.port));
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("the log's detail keeps the runtime's words with each URL cut to its origin", () => {
+    const detail = describeFailureDetail(notHttp);
+    expect(detail).toStartWith("Malformed_HTTP_Response fetching \"http://127.0.0.1:41234\"");
+    expect(detail).not.toContain("/v1/chat");
+    expect(detail).not.toContain("sk-secret");
+    expect(describeFailureDetail(networkError("ECONNRESET"))).toBe("ECONNRESET: socket trouble");
+    expect(describeFailureDetail(Object.assign(new Error("socket closed"), { code: "EPIPE" }))).toBe("EPIPE: socket closed");
   });
 });
 

@@ -3,7 +3,7 @@
 // plugins (no node_modules anywhere), reports broken ones by file and error,
 // and routes through them. The same holds when run from source.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { startFakeVendor } from "../fakes/vendor.ts";
 import type { FakeVendor } from "../fakes/types.ts";
@@ -52,6 +52,8 @@ describe.each(MODES)("plugins: $name", (mode) => {
   const home = tempDir("plugins-home");
   let server: RunningRelay;
   let cmd: string[];
+  // Admin routes need the token on loopback too (issue 34): the install's own, which the server wrote at start.
+  const admin = () => ({ authorization: `Bearer ${readFileSync(join(home, "admin-token"), "utf8").trim()}` });
 
   beforeAll(async () => {
     const prepared = await mode.prepare(root);
@@ -98,7 +100,7 @@ describe.each(MODES)("plugins: $name", (mode) => {
   });
 
   test("GET /control/status lists loaded and failed plugins", async () => {
-    const res = await fetch(`${server.url}/control/status`);
+    const res = await fetch(`${server.url}/control/status`, { headers: admin() });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { plugins: { loaded: Array<{ file: string; kind: string; name: string }>; failed: Array<{ file: string; error: string }> } };
     expect(body.plugins.loaded.map((p) => `${p.kind}:${p.name}`).sort()).toEqual([`provider:${PROVIDER_NAME}`, `strategy:${STRATEGY_NAME}`]);
@@ -133,7 +135,7 @@ describe.each(MODES)("plugins: $name", (mode) => {
     await res.text();
     // The record is committed before the response completes, so it is there at once.
     const id = res.headers.get("x-svc-request-id");
-    const runs = (await (await fetch(`${server.url}/v1/telemetry/runs?limit=50`)).json()) as { runs: Array<{ id: string; status: number }> };
+    const runs = (await (await fetch(`${server.url}/v1/telemetry/runs?limit=50`, { headers: admin() })).json()) as { runs: Array<{ id: string; status: number }> };
     expect(runs.runs.find((r) => r.id === id)).toMatchObject({ id, status: 200 });
     expect(server.logs().filter((r) => r.msg === "run log write failed")).toEqual([]);
   });

@@ -9,7 +9,8 @@ import { anthropicStreamText, chatBody, errorOf, getJson, messagesBody, post, re
 const WORDS = Array.from({ length: 30 }, (_, i) => `w${i} `);
 const FULL_TEXT = WORDS.join("");
 
-const control = (world: World, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+// Admin routes need the admin token on loopback too (issue 34): sent unless a test passes other headers.
+const control = (world: World, path: string, body?: unknown, headers: Record<string, string> = world.relay.admin) =>
   body === undefined ? fetch(`${world.url}${path}`, { headers }) : post(world.url, path, body, headers);
 
 /**
@@ -56,7 +57,7 @@ describe("sessions and routing switches", () => {
     expect(refused.status).toBe(403);
     expect((await errorOf(refused)).code).toBe("session_killed");
     expect((await post(w.url, "/v1/chat/completions", chatBody("gpt-4o-mini"), { "x-svc-session": "B" })).status).toBe(200);
-    const status = await getJson(w.url, "/control/status");
+    const status = await getJson(w.url, "/control/status", w.relay.admin);
     expect(status.killedSessions).toEqual(["A"]);
 
     expect((await control(w, "/control/enable", {})).status).toBe(200);
@@ -86,7 +87,7 @@ describe("sessions and routing switches", () => {
 
   test("disable makes Relay a pure passthrough: no virtual models, no fallback", async () => {
     expect(await (await control(w, "/control/disable", {})).json()).toEqual({ routing: "disabled" });
-    expect((await getJson(w.url, "/control/status")).routingEnabled).toBe(false);
+    expect((await getJson(w.url, "/control/status", w.relay.admin)).routingEnabled).toBe(false);
 
     const virtual = await post(w.url, "/v1/chat/completions", chatBody("svc:auto"));
     expect(virtual.status).toBe(400);
@@ -108,7 +109,7 @@ describe("sessions and routing switches", () => {
   test("/control/status and /control/stats shapes", async () => {
     await post(w.url, "/v1/chat/completions", chatBody("gpt-4o-mini"));
     await w.relay.relay.writer.flush();
-    const status = await getJson(w.url, "/control/status");
+    const status = await getJson(w.url, "/control/status", w.relay.admin);
     expect(status).toMatchObject({ routingEnabled: true, killedSessions: [], killedAll: false, inflight: 0, activeSessions: 0 });
     expect(typeof status.version).toBe("string");
     expect(typeof status.uptime).toBe("number");
@@ -117,7 +118,7 @@ describe("sessions and routing switches", () => {
     expect(status.providers.find((p: any) => p.provider === "google")).toMatchObject({ credentials: false, state: "no_credentials" });
     expect(status.plugins).toEqual({ loaded: [], failed: [] });
 
-    const stats = await getJson(w.url, "/control/stats");
+    const stats = await getJson(w.url, "/control/stats", w.relay.admin);
     expect(stats.window).toBe("24h");
     expect(stats.totals.requests).toBeGreaterThan(0);
     for (const k of ["errors", "inputTokens", "outputTokens", "costUsd", "fallbacks"]) expect(typeof stats.totals[k]).toBe("number");
@@ -154,13 +155,13 @@ describe("config merge patch", () => {
         expect(res.status).toBe(200);
         expect(((await res.json()) as any).config.limits.rpmDefault).toBe(7);
         expect(JSON.parse(readFileSync(file, "utf8")).limits.rpmDefault).toBe(7);
-        expect((await getJson(first.url, "/v1/config")).limits.rpmDefault).toBe(7);
+        expect((await getJson(first.url, "/v1/config", first.relay.admin)).limits.rpmDefault).toBe(7);
       } finally {
         await first.stop();
       }
       const second = await startWorld({ home });
       try {
-        expect((await getJson(second.url, "/v1/config")).limits.rpmDefault).toBe(7);
+        expect((await getJson(second.url, "/v1/config", second.relay.admin)).limits.rpmDefault).toBe(7);
       } finally {
         await second.stop();
       }
@@ -174,11 +175,12 @@ describe("config merge patch", () => {
     try {
       const file = join(w.relay.home, "config.json");
       const before = readFileSync(file);
-      const res = await control(w, "/control/config", { server: { port: "x" } });
+      // server.port is file-only since issue 34 (a 403, tests/security/config-patch.test.ts): an editable setting here.
+      const res = await control(w, "/control/config", { server: { bodyLimitBytes: "x" } });
       expect(res.status).toBe(400);
       expect((await errorOf(res)).code).toBe("invalid_config");
       expect(readFileSync(file).equals(before)).toBe(true);
-      expect((await getJson(w.url, "/v1/config")).server.port).toBe(4100);
+      expect((await getJson(w.url, "/v1/config", w.relay.admin)).server.bodyLimitBytes).toBe(10 * 1024 * 1024);
       expect((await control(w, "/control/config", "[1]")).status).toBe(400);
       expect(readFileSync(file).equals(before)).toBe(true);
     } finally {
@@ -215,11 +217,11 @@ describe("secrets and admin auth", () => {
     const w = await startWorld({ config: { server: { host: "0.0.0.0" }, adminToken: token } });
     try {
       for (const path of ["/control/status", "/v1/config", "/v1/telemetry/runs"]) {
-        expect((await control(w, path)).status).toBe(401);
+        expect((await control(w, path, undefined, {})).status).toBe(401);
         expect((await control(w, path, undefined, { authorization: "Bearer wrong-token-wrong-token" })).status).toBe(401);
         expect((await control(w, path, undefined, { authorization: `Bearer ${token}` })).status).toBe(200);
       }
-      expect((await control(w, "/control/disable", {})).status).toBe(401);
+      expect((await control(w, "/control/disable", {}, { "content-type": "application/json" })).status).toBe(401);
       expect(w.relay.relay.control.routingEnabled).toBe(true);
     } finally {
       await w.stop();

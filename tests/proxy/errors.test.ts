@@ -123,7 +123,7 @@ describe("500 Request body too large", () => {
     return new Promise((resolve, reject) => {
       let text = "";
       const socket = connect({ host: hostname, port: Number(port) }, () => {
-        socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nx-api-key: k\r\nContent-Length: ${declared}\r\n\r\n{"model":"`);
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nx-api-key: k\r\nContent-Length: ${declared}\r\n\r\n{"model":"`);
       });
       socket.on("data", (d) => {
         text += d.toString();

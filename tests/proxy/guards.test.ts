@@ -55,7 +55,7 @@ describe("budget", () => {
     expect(ok + refused.length).toBe(50);
     expect(w.openai.requests).toHaveLength(ok);
 
-    const stats = await getJson(w.url, "/control/stats");
+    const stats = await getJson(w.url, "/control/stats", w.relay.admin);
     const spent = stats.budget.hourly.spentUsd as number;
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThanOrEqual(budget);

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => w.stop());
 
-const rpmDefault = async (): Promise<number> => (await getJson(w.url, "/v1/config")).limits.rpmDefault;
+const rpmDefault = async (): Promise<number> => (await getJson(w.url, "/v1/config", w.relay.admin)).limits.rpmDefault;
 
 function editConfig(edit: (c: any) => void): void {
   const c = JSON.parse(readFileSync(configFile, "utf8"));
@@ -88,6 +88,6 @@ export default definePlugin({
   const { text: sse, stalled } = await reading;
   expect(stalled).toBe(false);
   expect(anthropicStreamText(sse)).toEqual({ text, complete: true });
-  const status = (await getJson(w.url, "/control/status")).plugins;
+  const status = (await getJson(w.url, "/control/status", w.relay.admin)).plugins;
   expect(status.loaded).toEqual([{ file: expect.stringContaining("pinned.ts"), kind: "strategy", name: "pinned" }]);
 });

@@ -11,7 +11,7 @@ const BASELINE_USD = (600 * 5 + 60 * 25) / 1e6;
 let w: World;
 const ids: Record<string, string> = {};
 const get = async (path: string) => {
-  const res = await fetch(`${w.url}${path}`);
+  const res = await fetch(`${w.url}${path}`, { headers: w.relay.admin });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -111,7 +111,7 @@ describe("health", () => {
     try {
       cooled.openai.enqueue({ status: 503, errorMessage: "maintenance" });
       expect((await post(cooled.url, "/v1/chat/completions", chatBody("gpt-4o-mini"))).status).toBe(503);
-      const openai = (await getJson(cooled.url, "/v1/telemetry/health")).providers.find((p: any) => p.provider === "openai");
+      const openai = (await getJson(cooled.url, "/v1/telemetry/health", cooled.relay.admin)).providers.find((p: any) => p.provider === "openai");
       expect(openai).toMatchObject({ state: "cooled_down", lastError: "maintenance" });
       expect(Date.parse(openai.cooldownEndsAt)).toBeGreaterThan(cooled.clock.now());
     } finally {

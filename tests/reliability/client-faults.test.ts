@@ -50,7 +50,7 @@ test("a client that disconnects mid-stream aborts the vendor call; the run is lo
   const res = await fetch(`${w.url}/v1/chat/completions`, {
     method: "POST",
     signal: ac.signal,
-    headers: { "x-svc-metadata": JSON.stringify({ case: "disconnect" }) },
+    headers: { "content-type": "application/json", "x-svc-metadata": JSON.stringify({ case: "disconnect" }) },
     body: JSON.stringify({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "talk" }] }),
   });
   const reader = res.body!.getReader();
@@ -85,7 +85,7 @@ test("a client that stops reading holds the vendor back (back-pressure), then ge
     },
   });
   // A raw client that sends the request and then pauses its reading.
-  socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+  socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
   await eventually(() => (received > 0 ? true : undefined), "the first bytes");
   socket.pause();
   const rssBefore = process.memoryUsage.rss();

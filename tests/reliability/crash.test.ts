@@ -37,9 +37,11 @@ async function oneRequest(i: number, signal: AbortSignal): Promise<void> {
 }
 
 async function patchLoop(signal: AbortSignal): Promise<void> {
+  // The install's own admin token, written by the server at start (required on loopback since issue 34).
+  const headers = { authorization: `Bearer ${readFileSync(join(home, "admin-token"), "utf8").trim()}`, "content-type": "application/json" };
   for (let n = 0; !signal.aborted; n++) {
     patchesSent++;
-    await fetch(`${server!.url}/control/config`, { method: "POST", signal, body: JSON.stringify({ telemetry: { retentionDays: RETENTION[n % 2] } }) }).catch(() => {});
+    await fetch(`${server!.url}/control/config`, { method: "POST", signal, headers, body: JSON.stringify({ telemetry: { retentionDays: RETENTION[n % 2] } }) }).catch(() => {});
   }
 }
 

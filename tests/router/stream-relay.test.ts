@@ -4,6 +4,7 @@
 // truncated streams, onEnd exactly once and before the client sees the end.
 // The same guarantees through HTTP: tests/reliability/*.test.ts, tests/conformance/*.test.ts.
 import { describe, expect, test } from "bun:test";
+import { defaults } from "../../src/config/load.ts";
 import { anthropicCodec } from "../../src/core/formats/anthropic/index.ts";
 import { openaiCodec } from "../../src/core/formats/openai/index.ts";
 import { SseParser } from "../../src/core/formats/sse.ts";
@@ -75,6 +76,7 @@ function relay(v: Vendor, over: Partial<StreamRelayOptions> = {}) {
     clientModel: "client-model",
     includeUsage: true,
     idleTimeoutMs: IDLE_MS,
+    limits: defaults().server,
     signal: new AbortController().signal,
     abort: (reason) => {
       aborts.push(reason);

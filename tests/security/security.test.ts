@@ -19,6 +19,8 @@ const SECRETS = {
 } as const;
 const planted = Object.values(SECRETS);
 const ADMIN = { authorization: `Bearer ${SECRETS.RELAY_ADMIN_TOKEN}` };
+/** Every POST declares JSON (issue 34: other POSTs are refused with 415 before any route). */
+const JSON_TYPE = { "content-type": "application/json" };
 const ADMIN_ROUTES = ["/control/status", "/control/stats", "/v1/config", "/dashboard/config", "/dashboard/api/summary", "/dashboard/api/runs", "/v1/telemetry/runs"];
 
 let openai: FakeVendor;
@@ -61,7 +63,7 @@ describe("admin routes beyond loopback", () => {
       expect({ path, status: wrong.status }).toEqual({ path, status: 401 });
       expect({ path, status: (await fetch(`${exposed.url}${path}`, { headers: ADMIN })).status }).toEqual({ path, status: 200 });
     }
-    const disable = await fetch(`${exposed.url}/control/disable`, { method: "POST" });
+    const disable = await fetch(`${exposed.url}/control/disable`, { method: "POST", headers: JSON_TYPE });
     expect(disable.status).toBe(401);
     expect(exposed.relay.control.routingEnabled).toBe(true);
   });
@@ -109,7 +111,7 @@ describe("secrets never leave Relay", () => {
       seen.push(`${what} ${res.status} ${JSON.stringify([...res.headers])} ${await res.text()}`);
     };
     const chat = (model: string, extra: Record<string, string> = {}) =>
-      fetch(`${exposed.url}/v1/chat/completions`, { method: "POST", headers: extra, body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
+      fetch(`${exposed.url}/v1/chat/completions`, { method: "POST", headers: { ...JSON_TYPE, ...extra }, body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
     // Traffic: answers, vendor failures with and without fallback, streams, client errors.
     await record(await chat("gpt-4o-mini"), "ok");
     await record(await chat("gemini-2.5-flash"), "gemini");
@@ -118,16 +120,16 @@ describe("secrets never leave Relay", () => {
     openai.enqueue({ status: 500 });
     await record(await chat("gpt-4o"), "fallback");
     await record(await chat("no-such-model"), "not found");
-    await record(await fetch(`${exposed.url}/v1/messages`, { method: "POST", body: "{bad" }), "bad json");
+    await record(await fetch(`${exposed.url}/v1/messages`, { method: "POST", headers: JSON_TYPE, body: "{bad" }), "bad json");
     anthropic.enqueue({ fault: "never-answer" });
     await record(
-      await fetch(`${exposed.url}/v1/messages`, { method: "POST", body: JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 8, stream: true, messages: [{ role: "user", content: "hi" }] }) }),
+      await fetch(`${exposed.url}/v1/messages`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 8, stream: true, messages: [{ role: "user", content: "hi" }] }) }),
       "stream timing out",
     );
     for (const path of [...ADMIN_ROUTES, "/dashboard/api/series", "/dashboard/api/live", "/v1/telemetry/stats", "/v1/telemetry/health", "/v1/telemetry/savings", "/openapi.json", "/dashboard", "/dashboard/settings", "/v1/models", "/health"])
       await record(await fetch(`${exposed.url}${path}`, { headers: ADMIN }), path);
-    await record(await fetch(`${exposed.url}/control/config`, { method: "POST", headers: ADMIN, body: JSON.stringify({ logLevel: "debug" }) }), "patch");
-    await record(await fetch(`${exposed.url}/control/config`, { method: "POST", headers: ADMIN, body: JSON.stringify({ adminToken: 5 }) }), "bad patch");
+    await record(await fetch(`${exposed.url}/control/config`, { method: "POST", headers: { ...ADMIN, ...JSON_TYPE }, body: JSON.stringify({ logLevel: "debug" }) }), "patch");
+    await record(await fetch(`${exposed.url}/control/config`, { method: "POST", headers: { ...ADMIN, ...JSON_TYPE }, body: JSON.stringify({ adminToken: 5 }) }), "bad patch");
     const runId = ((await (await fetch(`${exposed.url}/dashboard/api/runs`, { headers: ADMIN })).json()) as any).runs?.[0]?.id;
     if (runId) await record(await fetch(`${exposed.url}/dashboard/api/runs/${runId}`, { headers: ADMIN }), "run");
 
@@ -146,7 +148,7 @@ describe("secrets never leave Relay", () => {
     openai.enqueue({ status: 503 });
     const res = await fetch(`${exposed.url}/v1/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${SECRETS.clientBearer}`, "x-api-key": SECRETS.clientBearer },
+      headers: { ...JSON_TYPE, authorization: `Bearer ${SECRETS.clientBearer}`, "x-api-key": SECRETS.clientBearer },
       body: JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }),
     });
     expect(res.status).toBe(200);
@@ -175,9 +177,9 @@ describe("browsers", () => {
     fetch(`${url}/v1/chat/completions`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
   const corsHeaders = (res: Response) => [...res.headers.keys()].filter((k) => k.startsWith("access-control-"));
 
-  test("CORS is off by default: no Access-Control headers, preflights not allowed", async () => {
+  test("CORS is off by default: no Access-Control headers, preflights not allowed, foreign origins refused", async () => {
     const res = await fetch(`${local.url}/v1/models`, { headers: { origin: "https://app.example" } });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(403);
     expect(corsHeaders(res)).toEqual([]);
     const pre = await preflight(local.url, "https://app.example");
     expect(pre.status).toBeGreaterThanOrEqual(400);
@@ -192,7 +194,11 @@ describe("browsers", () => {
     expect(evil.status).toBe(403);
     expect(corsHeaders(evil)).toEqual([]);
     const get = await fetch(`${cors.url}/v1/models`, { headers: { origin: "https://evil.example" } });
+    expect(get.status).toBe(403);
     expect(corsHeaders(get)).toEqual([]);
+    const listed = await fetch(`${cors.url}/v1/models`, { headers: { origin: "https://app.example" } });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("access-control-allow-origin")).toBe("https://app.example");
   });
 
   test("the dashboard sends a CSP without inline script and forbids framing; its HTML has no inline script", async () => {
@@ -209,12 +215,12 @@ describe("browsers", () => {
     }
   });
 
-  test("a cross-site admin action is refused on loopback without a token (CSRF)", async () => {
-    const res = await fetch(`${local.url}/control/disable`, { method: "POST", headers: { origin: "https://evil.example" } });
+  test("a cross-site admin action is refused on loopback (CSRF), even with the token", async () => {
+    const res = await fetch(`${local.url}/control/disable`, { method: "POST", headers: { origin: "https://evil.example", ...local.adminJson } });
     expect(res.status).toBe(403);
     expect(local.relay.control.routingEnabled).toBe(true);
-    // The dashboard's own origin is allowed.
-    const same = await fetch(`${local.url}/control/disable`, { method: "POST", headers: { origin: local.url } });
+    // The dashboard's own origin is allowed, with the token.
+    const same = await fetch(`${local.url}/control/disable`, { method: "POST", headers: { origin: local.url, ...local.adminJson } });
     expect(same.status).toBe(200);
     expect(local.relay.control.routingEnabled).toBe(false);
     local.relay.control.enable();

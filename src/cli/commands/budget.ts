@@ -17,7 +17,7 @@ export async function budgetCommand(args: string[], ctx: CommandContext): Promis
   if (extra.length || (action !== undefined && action !== "set")) throw new UsageError(`relay budget: unexpected argument "${extra[0] ?? action}" (try 'relay budget --help')`);
   const limits = action === "set" ? limitsPatch(values) : undefined;
   if (!limits && (values.daily !== undefined || values.hourly !== undefined)) throw new UsageError("relay budget: --daily/--hourly belong to 'relay budget set'");
-  const client = new RelayClient(loadCommandConfig(values, ctx.env).config);
+  const client = new RelayClient(loadCommandConfig(values, ctx.env).config, ctx.env);
   if (limits) await client.post("/control/config", { limits });
   const { budget } = await client.get<ControlStats>("/control/stats");
   const s = styleFor(ctx.term);

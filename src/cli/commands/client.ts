@@ -1,6 +1,8 @@
 // HTTP client for a running Relay: the configured host and port, and the
-// admin token (env RELAY_ADMIN_TOKEN or the config file) on every call.
+// admin token on every call (env RELAY_ADMIN_TOKEN or the config file, else
+// this install's own in $RELAY_HOME/admin-token, as the server uses it).
 import type { Config } from "../../config/schema.ts";
+import { installToken, installTokenFile } from "../../surfaces/install-token.ts";
 
 /** The server did not answer, or answered with an error; the message is for the operator. */
 export class ServerError extends Error {
@@ -18,13 +20,21 @@ export function serverUrl(config: Config): string {
   return `http://${connectHost(config.server.host)}:${config.server.port}`;
 }
 
+/** The admin token a server started with this config and environment uses. */
+export function adminToken(config: Config, env: Record<string, string | undefined>): string {
+  return config.adminToken ?? installToken(installTokenFile(env));
+}
+
 export class RelayClient {
   readonly url: string;
-  private readonly token: string | undefined;
+  private token: string | undefined;
 
-  constructor(config: Config, private readonly timeoutMs = 5_000) {
+  constructor(
+    private readonly config: Config,
+    private readonly env: Record<string, string | undefined>,
+    private readonly timeoutMs = 5_000,
+  ) {
     this.url = serverUrl(config);
-    this.token = config.adminToken;
   }
 
   get<T>(path: string): Promise<T> {
@@ -37,7 +47,8 @@ export class RelayClient {
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {};
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    // Not on /health: `relay status` asks it first, and a stopped server needs no token file.
+    if (path !== "/health") headers.authorization = `Bearer ${(this.token ??= adminToken(this.config, this.env))}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     let res: Response;
     try {

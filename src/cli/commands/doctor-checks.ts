@@ -5,11 +5,13 @@ import { ConfigError, type LoadedConfig, defaults } from "../../config/load.ts";
 import { pluginDirs } from "../../config/paths.ts";
 import type { Config } from "../../config/schema.ts";
 import { Catalog } from "../../core/catalog/catalog.ts";
-import { needsKey, providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
+import { baseUrlEnvNames, needsKey, providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
+import { selfPointing } from "../../core/router/loop-guard.ts";
 import { loadPlugins } from "../../plugin/host.ts";
 import type { ProviderPlugin } from "../../plugin/api.ts";
 import { serverUrl } from "./client.ts";
 import type { Env } from "./context.ts";
+import { probeVendor } from "./vendor-probe.ts";
 
 export type Outcome = "pass" | "fail" | "skip";
 
@@ -66,22 +68,20 @@ export function configuredProviders(providers: ProviderPlugin[], config: Config,
   return providers.filter((p) => {
     if (config.providers[p.name]?.enabled === false) return false;
     if (needsKey(p)) return providerKey(p, config, env) !== undefined;
-    return (p.baseUrlEnv ?? []).some((n) => env[n]) || Boolean(config.providers[p.name]?.baseUrl);
+    return baseUrlEnvNames(p).some((n) => env[n]) || Boolean(config.providers[p.name]?.baseUrl);
   });
 }
 
-/** Any HTTP answer from the base URL means reachable; a connection error or timeout does not. */
+/** The base URL speaks the vendor's API: its model list answers (see vendor-probe.ts); any other HTTP answer is not enough. */
 export async function checkReachable(p: ProviderPlugin, config: Config, env: Env): Promise<CheckResult> {
-  const url = providerBaseUrl(p, config, env);
-  const check = `reach ${p.name}`;
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(REACH_TIMEOUT_MS), redirect: "manual" });
-    await res.body?.cancel();
-    return { check, outcome: "pass", detail: `${url} answered HTTP ${res.status}` };
-  } catch (e) {
-    const why = (e as Error).name === "TimeoutError" ? `no answer within ${REACH_TIMEOUT_MS / 1000}s` : errorText(e);
-    return { check, outcome: "fail", detail: `${url}: ${why}` };
-  }
+  const verdict = await probeVendor(p, providerBaseUrl(p, config, env), providerKey(p, config, env), REACH_TIMEOUT_MS);
+  return { check: `reach ${p.name}`, ...verdict };
+}
+
+/** A vendor base URL that is Relay's own listen address: every call to that provider would come back to Relay (508). */
+export function checkLoops(providers: ProviderPlugin[], config: Config, env: Env): CheckResult[] {
+  const { host, port } = config.server;
+  return selfPointing(providers, config, env, { host, port }).map(({ provider, message }) => ({ check: `loop ${provider}`, outcome: "fail", detail: message }));
 }
 
 /** The proxy port is free, or already served by a healthy Relay. */

@@ -4,7 +4,7 @@ import { builtinProviders } from "../../providers/index.ts";
 import { parseFlags } from "../args.ts";
 import { renderTable, startSpinner, styleFor } from "../output.ts";
 import { type CommandContext, SERVER_FLAGS, loadCommandConfig, printCommandHelp } from "./context.ts";
-import { type CheckResult, checkConfig, checkKeys, checkPlugins, checkPort, checkReachable, configuredProviders } from "./doctor-checks.ts";
+import { type CheckResult, checkConfig, checkKeys, checkLoops, checkPlugins, checkPort, checkReachable, configuredProviders } from "./doctor-checks.ts";
 
 export async function doctorCommand(args: string[], ctx: CommandContext): Promise<number> {
   const { values } = parseFlags(args, SERVER_FLAGS, "doctor");
@@ -22,7 +22,7 @@ export async function doctorCommand(args: string[], ctx: CommandContext): Promis
   } finally {
     spinner.stop();
   }
-  const results = [configResult, ...checkKeys(builtinProviders, config, env), ...network.flat()];
+  const results = [configResult, ...checkKeys(builtinProviders, config, env), ...checkLoops(builtinProviders, config, env), ...network.flat()];
 
   const s = styleFor(ctx.term);
   const label = { pass: s.green("PASS"), fail: s.red("FAIL"), skip: s.dim("SKIP") };

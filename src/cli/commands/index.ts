@@ -1,6 +1,7 @@
 // The operator commands, by name, for the dispatcher in ../main.ts.
 import { budgetCommand } from "./budget.ts";
 import type { Command } from "./context.ts";
+import { dashboardCommand } from "./dashboard.ts";
 import { doctorCommand } from "./doctor.ts";
 import { initCommand } from "./init.ts";
 import { logsCommand } from "./logs.ts";
@@ -14,4 +15,5 @@ export const OPERATOR_COMMANDS: Record<string, Command> = {
   logs: logsCommand,
   budget: budgetCommand,
   doctor: doctorCommand,
+  dashboard: dashboardCommand,
 };

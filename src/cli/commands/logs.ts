@@ -20,7 +20,7 @@ export async function logsCommand(args: string[], ctx: CommandContext): Promise<
   const { values } = parseFlags(args, FLAGS, "logs");
   if (values.help) return printCommandHelp(ctx);
   const limit = values.limit === undefined ? 20 : count(values.limit);
-  const client = new RelayClient(loadCommandConfig(values, ctx.env).config);
+  const client = new RelayClient(loadCommandConfig(values, ctx.env).config, ctx.env);
   const s = styleFor(ctx.term);
   const print = (runs: RunRecord[]) => {
     // The server answers newest first.

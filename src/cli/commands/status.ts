@@ -24,7 +24,7 @@ export async function statusCommand(args: string[], ctx: CommandContext): Promis
   const { values } = parseFlags(args, SERVER_FLAGS, "status");
   if (values.help) return printCommandHelp(ctx);
   const { config } = loadCommandConfig(values, ctx.env);
-  const client = new RelayClient(config);
+  const client = new RelayClient(config, ctx.env);
   const s = styleFor(ctx.term);
   let health: Health;
   try {

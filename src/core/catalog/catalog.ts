@@ -23,6 +23,8 @@ export class Catalog implements CatalogView {
   private routableList!: readonly ModelInfo[];
   /** resolve() answers by name; emptied when the catalog changes, bounded against a flood of made-up names. */
   private readonly resolved = new Map<string, ModelInfo | undefined>();
+  /** A dated snapshot resolve() made → the entry it belongs to (see canonical). */
+  private readonly snapshotOf = new WeakMap<ModelInfo, ModelInfo>();
 
   constructor(opts: { overrides?: ModelOverride[] } = {}) {
     this.overrides = opts.overrides ?? [];
@@ -43,6 +45,14 @@ export class Catalog implements CatalogView {
     return model;
   }
 
+  /**
+   * The catalog entry a resolved model stands for: a dated snapshot's base entry, else the model
+   * itself. Limits key on it, so `gpt-4o-mini-2024-07-18` and `gpt-4o-mini` count as one model.
+   */
+  canonical(model: ModelInfo): ModelInfo {
+    return this.snapshotOf.get(model) ?? model;
+  }
+
   private lookup(name: string): ModelInfo | undefined {
     const found = this.index.lookup(name);
     if (!found) return undefined;
@@ -52,7 +62,9 @@ export class Catalog implements CatalogView {
     const price = this.overridePriced.has(qualifiedKey(model.provider, model.id))
       ? model.price
       : (priceListing(model.provider, sentId)?.price ?? model.price);
-    return { ...model, id: sentId, ...(price && { price }) };
+    const snapshot = { ...model, id: sentId, ...(price && { price }) };
+    this.snapshotOf.set(snapshot, model);
+    return snapshot;
   }
 
   list(): ModelInfo[] {

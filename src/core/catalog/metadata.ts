@@ -66,8 +66,9 @@ export function modelMetadata(provider: string, id: string): ModelMetadata | und
   const models = CATALOGS[provider]?.models;
   if (!models) return undefined;
   const wanted = id.toLowerCase();
+  // An own key only: the id may be a client's passthrough name such as `constructor`.
   const entry =
-    models[id] ??
+    (Object.hasOwn(models, id) ? models[id] : undefined) ??
     Object.values(models).find((m) => m.id.toLowerCase() === wanted) ??
     Object.values(models).find((m) => stripDateSuffix(m.id.toLowerCase()) === wanted);
   return entry && describe(entry);

@@ -1,22 +1,40 @@
 import type { RawStreamEvent } from "./types.ts";
 
+/** An event (or the line being read) grew past the parser's cap; the stream cannot go on. */
+export class EventTooLarge extends Error {
+  constructor(readonly cap: number) {
+    super(`vendor stream event larger than ${cap} characters`);
+  }
+}
+
 /**
  * Incremental server-sent-events parser (WHATWG rules): events may be split
  * across reads at any byte, lines end in LF, CR or CRLF, `data:` lines are
  * joined with "\n", comment lines (":") are ignored. It holds at most one
- * unfinished event in memory.
+ * unfinished event in memory, of at most `maxEvent` characters (EventTooLarge
+ * past it).
  *
  * Every relayed stream runs through it, so lines are found with the native
  * indexOf rather than a per-character loop, and read in place without being
- * sliced out first.
+ * sliced out first. Only each new chunk is searched: an unfinished line is
+ * kept as a rope that grows by concatenation, never re-read until its line
+ * ends, so a large event costs linear time and the size check two lengths.
  */
 export class SseParser {
+  /** The unfinished last line. */
   private buf = "";
   /** Data lines of the event being read, already joined; undefined before its first. */
   private data: string | undefined;
   private event: string | undefined;
   private sawCR = false;
   private readonly decoder = new TextDecoder();
+
+  constructor(private readonly maxEvent = Infinity) {}
+
+  /** Characters held for the event not yet complete (its name, data lines and unfinished line); 0 between events. */
+  get held(): number {
+    return this.buf.length + (this.data?.length ?? 0) + (this.event?.length ?? 0);
+  }
 
   /** Feed bytes or text; returns the events completed by this chunk. */
   push(chunk: Uint8Array | string): RawStreamEvent[] {
@@ -26,29 +44,46 @@ export class SseParser {
     if (text === "") return [];
     if (this.sawCR && text.charCodeAt(0) === 10) text = text.slice(1);
     this.sawCR = false;
-    // What is left of earlier chunks holds no line break: the search starts after it.
-    const scanned = this.buf.length;
-    const buf = scanned === 0 ? text : this.buf + text;
     const out: RawStreamEvent[] = [];
     let start = 0;
     // Each kind of line break is searched for again only once passed: most streams have no CR
     // at all, and one scan says so.
-    let cr = buf.indexOf("\r", scanned);
-    let lf = buf.indexOf("\n", scanned);
+    let cr = text.indexOf("\r");
+    let lf = text.indexOf("\n");
     for (;;) {
-      if (cr !== -1 && cr < start) cr = buf.indexOf("\r", start);
-      if (lf !== -1 && lf < start) lf = buf.indexOf("\n", start);
+      if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
+      if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
+      let end: number;
+      let next: number;
       if (cr !== -1 && (lf === -1 || cr < lf)) {
-        this.line(buf, start, cr, out);
-        if (cr + 1 === buf.length) this.sawCR = true;
-        start = buf.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+        end = cr;
+        if (cr + 1 === text.length) this.sawCR = true;
+        next = text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
       } else if (lf !== -1) {
-        this.line(buf, start, lf, out);
-        start = lf + 1;
+        end = lf;
+        next = lf + 1;
       } else break;
+      if (this.buf === "") this.line(text, start, end, out);
+      else this.carried(text.slice(start, end), out);
+      start = next;
     }
-    this.buf = buf.slice(start);
+    if (start < text.length) this.buf += start === 0 ? text : text.slice(start);
+    if (this.held > this.maxEvent) throw new EventTooLarge(this.maxEvent);
     return out;
+  }
+
+  /** A line begun in earlier chunks ends with `tail`. */
+  private carried(tail: string, out: RawStreamEvent[]): void {
+    const line = this.buf + tail;
+    this.buf = "";
+    this.line(line, 0, line.length, out);
+  }
+
+  /** Forget the unfinished event (its stream was cut). */
+  clear(): void {
+    this.buf = "";
+    this.data = undefined;
+    this.event = undefined;
   }
 
   /** End of input: a final event without its blank line still counts. */
@@ -86,6 +121,8 @@ export class SseParser {
 
   private addData(value: string): void {
     this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+    // An event completed within one chunk is never seen by push's check.
+    if (this.data.length > this.maxEvent) throw new EventTooLarge(this.maxEvent);
   }
 }
 

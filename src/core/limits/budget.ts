@@ -7,6 +7,11 @@
 // Spend is the truth: an actual cost above the estimate is recorded in full;
 // only later reservations are refused.
 //
+// A reservation may also be taken "up to" an estimate: given a smaller
+// minimum, the guard reserves whatever the windows have left (at least the
+// minimum) in the same atomic step, and the reservation says how much. The
+// pipeline sizes a capped max_tokens by it (see budget-output.ts).
+//
 // Windows are calendar UTC hours and UTC days. A reservation's cost goes to
 // the windows current when it was made, even if it settles after a rollover.
 //
@@ -14,9 +19,9 @@
 // counters can be plain integer increments (KvStore.incrBy, Redis INCRBY).
 // Persisted keys `spend:hour:<YYYY-MM-DDTHH>` and `spend:day:<YYYY-MM-DD>`
 // therefore hold nano-USD.
-
-import { systemClock, type Clock } from "./clock.ts";
-import type { KvStore } from "../../store/types.ts";
+//
+// The guards: budget-memory.ts (one instance) and redis-budget.ts (shared);
+// what one run holds of them: budget-run.ts.
 
 export interface BudgetLimits {
   /** Absent = no hourly limit. */
@@ -62,8 +67,12 @@ export interface BudgetStatus {
 }
 
 export interface BudgetGuard {
-  /** Synchronous when the guard can decide from memory, so the request path does not yield for it. */
-  reserve(estimateUsd: number): BudgetReservation | BudgetRefusal | Promise<BudgetReservation | BudgetRefusal>;
+  /**
+   * Reserve `estimateUsd`; with `minUsd` below it, reserve what the windows have left when the whole
+   * estimate does not fit, as long as that is at least `minUsd` (the reservation's estimateUsd says
+   * how much). Synchronous when the guard can decide from memory, so the request path does not yield for it.
+   */
+  reserve(estimateUsd: number, minUsd?: number): BudgetReservation | BudgetRefusal | Promise<BudgetReservation | BudgetRefusal>;
   /** Record the actual cost and free the reservation. Once per reservation. */
   settle(r: BudgetReservation, actualUsd: number): Promise<void>;
   /** Free the reservation without spending. Once per reservation. */
@@ -166,6 +175,18 @@ function checkWindow(
   return { refused: true, window: name, limitUsd, spentUsd: toUsd(tally.spent), retryAfterSec: secondsUntil(window.endMs, nowMs) };
 }
 
+/**
+ * The amount to reserve for an estimate that may shrink to `minNanos`: the estimate, or what the
+ * tightest limited window has left when that is less (never below the minimum; checkBudget then refuses).
+ */
+export function fittedNanos(limits: BudgetLimits, hour: WindowTally, day: WindowTally, estimateNanos: number, minNanos: number): number {
+  if (minNanos >= estimateNanos) return estimateNanos;
+  let room = estimateNanos;
+  if (limits.dailyUsd !== undefined) room = Math.min(room, limitToNanos(limits.dailyUsd) - day.spent - day.reserved);
+  if (limits.hourlyUsd !== undefined) room = Math.min(room, limitToNanos(limits.hourlyUsd) - hour.spent - hour.reserved);
+  return room >= minNanos ? room : estimateNanos;
+}
+
 export function windowStatus(window: CalendarWindow, limitUsd: number | undefined, tally: WindowTally, nowMs: number): BudgetWindowStatus {
   return {
     window: window.label,
@@ -245,170 +266,5 @@ class IssuedReservation implements BudgetReservation {
     const held = r.#held;
     r.#held = undefined;
     return held;
-  }
-}
-
-// ---- in-memory guard (single instance; spend persisted through KvStore) ----
-
-const RESOLVED = Promise.resolve();
-
-/** How often accumulated spend is written to the store. */
-const SAVE_EVERY_MS = 1_000;
-
-export interface MemoryBudgetGuardOptions {
-  store: KvStore;
-  limits?: BudgetLimits;
-  clock?: Clock;
-}
-
-export class MemoryBudgetGuard implements BudgetGuard {
-  private readonly store: KvStore;
-  private readonly clock: Clock;
-  private limits: BudgetLimits;
-  private readonly book = new ReservationBook("mem-");
-  /**
-   * Tallies of the current windows, keyed by spend key. Loaded from the store
-   * once, then kept authoritative in memory so check-and-reserve is one
-   * synchronous step (no stale read between concurrent requests).
-   */
-  private readonly tallies = new Map<string, Promise<WindowTally>>();
-  /** The same tallies once loaded, so the hot path needs no await. */
-  private readonly loaded = new Map<string, WindowTally>();
-  private currentHourKey = "";
-  /** Spend added since the last save, by spend key. */
-  private readonly unsaved = new Map<string, number>();
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(opts: MemoryBudgetGuardOptions) {
-    this.store = opts.store;
-    this.clock = opts.clock ?? systemClock;
-    this.limits = validateLimits(opts.limits ?? {});
-  }
-
-  setLimits(limits: BudgetLimits): void {
-    this.limits = validateLimits(limits);
-  }
-
-  /** Synchronous once the current windows' tallies are loaded; a bad estimate still becomes a rejection. */
-  reserve(estimateUsd: number): BudgetReservation | BudgetRefusal | Promise<BudgetReservation | BudgetRefusal> {
-    let estimateNanos: number;
-    try {
-      estimateNanos = toNanos(estimateUsd, "up");
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    const now = this.clock.now();
-    const windows = this.current(now);
-    const hour = this.loaded.get(windows.hour.spendKey);
-    const day = this.loaded.get(windows.day.spendKey);
-    if (hour !== undefined && day !== undefined) return this.admit(windows, hour, day, estimateNanos, estimateUsd, now);
-    // First request of a window: its tallies come from the store once.
-    return Promise.all([this.tally(windows.hour), this.tally(windows.day)]).then(([h, d]) => this.admit(windows, h, d, estimateNanos, estimateUsd, now));
-  }
-
-  /** Synchronous, so the check and the reservation are atomic. */
-  private admit(windows: CalendarWindows, hour: WindowTally, day: WindowTally, estimateNanos: number, estimateUsd: number, now: number): BudgetReservation | BudgetRefusal {
-    const refusal = checkBudget(this.limits, windows, hour, day, estimateNanos, now);
-    if (refusal !== undefined) return refusal;
-    hour.reserved += estimateNanos;
-    day.reserved += estimateNanos;
-    return this.book.issue(this.book.newId(), { estimateNanos, hour: windows.hour, day: windows.day }, estimateUsd);
-  }
-
-  settle(r: BudgetReservation, actualUsd: number): Promise<void> {
-    return this.free(r, () => toNanos(actualUsd, "nearest"));
-  }
-
-  release(r: BudgetReservation): Promise<void> {
-    return this.free(r, () => 0);
-  }
-
-  /** Synchronous for this guard (the interface is async for shared stores); errors become rejections. */
-  private free(r: BudgetReservation, actualNanos: () => number): Promise<void> {
-    try {
-      const nanos = actualNanos();
-      const held = this.book.take(r);
-      this.apply(held.hour, held.estimateNanos, nanos);
-      this.apply(held.day, held.estimateNanos, nanos);
-      return RESOLVED;
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-
-  async status(): Promise<BudgetStatus> {
-    const now = this.clock.now();
-    const windows = this.current(now);
-    const [hour, day] = await Promise.all([this.tally(windows.hour), this.tally(windows.day)]);
-    return {
-      hourly: windowStatus(windows.hour, this.limits.hourlyUsd, hour, now),
-      daily: windowStatus(windows.day, this.limits.dailyUsd, day, now),
-    };
-  }
-
-  /** Current windows; at an hour rollover, forget tallies of past windows. */
-  private current(now: number): CalendarWindows {
-    const windows = calendarWindowsAt(now);
-    if (windows.hour.spendKey !== this.currentHourKey) {
-      this.currentHourKey = windows.hour.spendKey;
-      for (const key of this.tallies.keys()) {
-        if (key !== windows.hour.spendKey && key !== windows.day.spendKey) {
-          this.tallies.delete(key);
-          this.loaded.delete(key);
-        }
-      }
-    }
-    return windows;
-  }
-
-  private tally(window: CalendarWindow): Promise<WindowTally> {
-    let tally = this.tallies.get(window.spendKey);
-    if (tally === undefined) {
-      tally = this.store.getKv(window.spendKey).then((v) => {
-        const t = { spent: v === undefined ? 0 : Number(v), reserved: 0 };
-        // Only while still current: a rollover during the load has already dropped this window.
-        if (this.tallies.get(window.spendKey) === tally) this.loaded.set(window.spendKey, t);
-        return t;
-      });
-      // A failed load must not be cached, or the window would stay broken.
-      tally.catch(() => this.tallies.delete(window.spendKey));
-      this.tallies.set(window.spendKey, tally);
-    }
-    return tally;
-  }
-
-  /**
-   * Free a reservation's estimate and add its actual cost. The in-memory tally
-   * is the truth for this instance at once; the store is updated in batches
-   * (at most once a second, and on flush) so no request pays for a disk write.
-   */
-  private apply(window: CalendarWindow, estimateNanos: number, actualNanos: number): void {
-    // A reservation is only issued once both tallies are loaded; a window dropped at rollover needs no update.
-    const tally = this.loaded.get(window.spendKey);
-    if (tally !== undefined) {
-      tally.reserved -= estimateNanos;
-      tally.spent += actualNanos;
-    }
-    if (actualNanos <= 0) return;
-    this.unsaved.set(window.spendKey, (this.unsaved.get(window.spendKey) ?? 0) + actualNanos);
-    this.saveTimer ??= setTimeout(() => {
-      this.saveTimer = undefined;
-      this.flush().catch(() => {}); // failed deltas stay queued for the next save
-    }, SAVE_EVERY_MS);
-    this.saveTimer.unref?.();
-  }
-
-  async flush(): Promise<void> {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    for (const [key, delta] of [...this.unsaved]) {
-      this.unsaved.delete(key);
-      try {
-        await this.store.incrBy(key, delta);
-      } catch (e) {
-        this.unsaved.set(key, (this.unsaved.get(key) ?? 0) + delta);
-        throw e;
-      }
-    }
   }
 }

@@ -20,23 +20,42 @@ export interface FailureClass {
   reason: string;
 }
 
-/** Socket-level error codes from Node, undici and Bun. */
-const NETWORK_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "ETIMEDOUT",
-  "EPIPE",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "ConnectionRefused",
-  "ConnectionClosed",
-  "FailedToOpenSocket",
+/**
+ * Socket-level error codes from Node, undici and Bun, with the words a client is told. A vendor that
+ * refuses, resets, or answers with bytes that are not HTTP (Bun's Malformed_HTTP_Response, llhttp's
+ * HPE_* codes) is as unusable as one that is down: every one of these is retryable and vendor-side.
+ */
+const NETWORK_CAUSES = new Map<string, string>([
+  ["ECONNREFUSED", "connection refused"],
+  ["ConnectionRefused", "connection refused"],
+  ["FailedToOpenSocket", "could not open a connection"],
+  ["ECONNRESET", "connection reset"],
+  ["ECONNABORTED", "connection reset"],
+  ["EPIPE", "connection reset"],
+  ["ConnectionClosed", "connection closed"],
+  ["UND_ERR_SOCKET", "connection closed"],
+  ["ETIMEDOUT", "connection timed out"],
+  ["UND_ERR_CONNECT_TIMEOUT", "connection timed out"],
+  ["ENOTFOUND", "host not found"],
+  ["EAI_AGAIN", "host not found"],
+  ["EHOSTUNREACH", "host unreachable"],
+  ["ENETUNREACH", "network unreachable"],
+  ["Malformed_HTTP_Response", "the answer is not HTTP"],
+  ["EPROTO", "TLS handshake failed"],
+  ["ERR_TLS_CERT_ALTNAME_INVALID", "TLS certificate rejected"],
+  ["CERT_HAS_EXPIRED", "TLS certificate rejected"],
+  ["DEPTH_ZERO_SELF_SIGNED_CERT", "TLS certificate rejected"],
+  ["SELF_SIGNED_CERT_IN_CHAIN", "TLS certificate rejected"],
+  ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "TLS certificate rejected"],
+  ["UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "TLS certificate rejected"],
 ]);
+/** llhttp (Node, undici) names every HTTP parse error HPE_*: the peer's bytes are not HTTP. */
+const NOT_HTTP_PREFIX = "HPE_";
+
+function networkCause(code: string | undefined): string | undefined {
+  if (code === undefined) return undefined;
+  return NETWORK_CAUSES.get(code) ?? (code.startsWith(NOT_HTTP_PREFIX) ? "the answer is not HTTP" : undefined);
+}
 
 export function classifyFailure(f: { status?: number; error?: unknown }): FailureClass {
   if (f.status !== undefined && f.status >= 400) return classifyStatus(f.status);
@@ -46,6 +65,9 @@ export function classifyFailure(f: { status?: number; error?: unknown }): Failur
 
 function classifyStatus(status: number): FailureClass {
   const reason = `http_${status}`;
+  // 508 Loop Detected: a base URL points back at a Relay (see loop-guard.ts); a configuration fault,
+  // so neither a retry nor a cooldown can help, and the client must see it.
+  if (status === 508) return { retryable: false, vendorSide: false, reason };
   if (status === 408 || status === 429 || status >= 500) return { retryable: true, vendorSide: true, reason };
   if (status === 409) return { retryable: true, vendorSide: false, reason };
   return { retryable: false, vendorSide: false, reason };
@@ -58,7 +80,7 @@ function classifyError(error: unknown): FailureClass {
   }
   if (name === "AbortError") return { retryable: false, vendorSide: false, reason: "cancelled" };
   const code = errorCode(error) ?? errorCode(causeOf(error));
-  if (code !== undefined && NETWORK_CODES.has(code)) {
+  if (networkCause(code) !== undefined) {
     return { retryable: true, vendorSide: true, reason: `connection_error:${code}` };
   }
   // undici reports every network failure as TypeError("fetch failed") with the detail in `cause`.
@@ -78,6 +100,41 @@ function errorCode(e: unknown): string | undefined {
 
 function causeOf(e: unknown): unknown {
   return typeof e === "object" && e !== null && "cause" in e ? e.cause : undefined;
+}
+
+/**
+ * What a failed vendor call tells the client: the provider and the cause in words ("openai: connection
+ * refused"), never the runtime's message, which can carry the vendor's URL (Bun: `Malformed_HTTP_Response
+ * fetching "http://…"`). `describeFailureDetail` keeps the rest for the log.
+ */
+export function describeVendorFailure(provider: string, error: unknown): string {
+  const name = errorName(error);
+  if (name === "TimeoutError") return `${provider}: ${errorMessage(error) ?? "vendor timed out"}`;
+  if (name === "AbortError") return `${provider}: call cancelled`;
+  const code = errorCode(error) ?? errorCode(causeOf(error));
+  return `${provider}: ${networkCause(code) ?? (code ? `connection failed (${code})` : "vendor call failed")}`;
+}
+
+// Module-level: a URL in a runtime's error text (Bun quotes the whole request URL, query included).
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>]+/gi;
+
+/** The runtime's own words about a failure, for the log: each URL cut to its origin (no path, no query-string key). */
+export function describeFailureDetail(error: unknown): string {
+  const code = errorCode(error) ?? errorCode(causeOf(error));
+  const message = (errorMessage(error) ?? String(error)).replace(URL_IN_TEXT, originOf);
+  return code && !message.startsWith(code) ? `${code}: ${message}` : message;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "<url>";
+  }
+}
+
+function errorMessage(e: unknown): string | undefined {
+  return typeof e === "object" && e !== null && "message" in e && typeof e.message === "string" ? e.message : undefined;
 }
 
 /**

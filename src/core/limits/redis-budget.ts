@@ -17,6 +17,7 @@ import {
   checkBudget,
   limitToNanos,
   toNanos,
+  toUsd,
   validateLimits,
   windowStatus,
   type BudgetGuard,
@@ -52,20 +53,30 @@ return { spentH, resvH, spentD, resvD }
 `;
 
 // ARGV: now, estimate, hourly limit (-1 = none), daily limit (-1 = none),
-// member, member expiry, hour key ttl, day key ttl.
-// Returns { admitted, spentH, resvH, spentD, resvD } with the tallies before admission.
+// reservation id, member expiry, hour key ttl, day key ttl, minimum.
+// The amount is the estimate, or what the tightest window has left when that is
+// less but at least the minimum (fittedNanos in budget.ts, the same rule).
+// Returns { admitted, spentH, resvH, spentD, resvD, amount } with the tallies before admission.
 const RESERVE_SCRIPT = `${TALLIES_LUA}
 local est = tonumber(ARGV[2])
 local limitH = tonumber(ARGV[3])
 local limitD = tonumber(ARGV[4])
-if (limitD >= 0 and spentD + resvD + est > limitD) or (limitH >= 0 and spentH + resvH + est > limitH) then
-  return { 0, spentH, resvH, spentD, resvD }
+local min = tonumber(ARGV[9])
+local amount = est
+if min < est then
+  if limitD >= 0 then amount = math.min(amount, limitD - spentD - resvD) end
+  if limitH >= 0 then amount = math.min(amount, limitH - spentH - resvH) end
+  if amount < min then amount = est end
 end
-redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
-redis.call('ZADD', KEYS[4], ARGV[6], ARGV[5])
+if (limitD >= 0 and spentD + resvD + amount > limitD) or (limitH >= 0 and spentH + resvH + amount > limitH) then
+  return { 0, spentH, resvH, spentD, resvD, amount }
+end
+local member = ARGV[5] .. ':' .. string.format('%d', amount)
+redis.call('ZADD', KEYS[3], ARGV[6], member)
+redis.call('ZADD', KEYS[4], ARGV[6], member)
 redis.call('PEXPIRE', KEYS[3], ARGV[7])
 redis.call('PEXPIRE', KEYS[4], ARGV[8])
-return { 1, spentH, resvH, spentD, resvD }
+return { 1, spentH, resvH, spentD, resvD, amount }
 `;
 
 // KEYS as above. ARGV: member, actual cost, hour key ttl, day key ttl.
@@ -82,7 +93,7 @@ end
 return 1
 `;
 
-/** The sorted-set member carries the amount so the script can sum reservations. */
+/** The sorted-set member carries the amount so the script can sum reservations (RESERVE_SCRIPT builds the same). */
 function reservationMember(id: string, estimateNanos: number): string {
   return `${id}:${estimateNanos}`;
 }
@@ -117,25 +128,28 @@ export class RedisBudgetGuard implements BudgetGuard {
     this.limits = validateLimits(limits);
   }
 
-  async reserve(estimateUsd: number): Promise<BudgetReservation | BudgetRefusal> {
+  async reserve(estimateUsd: number, minUsd = estimateUsd): Promise<BudgetReservation | BudgetRefusal> {
     const estimateNanos = toNanos(estimateUsd, "up");
+    const minNanos = toNanos(minUsd, "up");
     const now = this.clock.now();
     const windows = calendarWindowsAt(now);
     const limits = this.limits;
     const id = this.book.newId();
-    const [admitted, spentH, resvH, spentD, resvD] = (await this.run(RESERVE_SCRIPT, windows, [
+    const [admitted, spentH, resvH, spentD, resvD, amount] = (await this.run(RESERVE_SCRIPT, windows, [
       String(now),
       String(estimateNanos),
       String(limits.hourlyUsd === undefined ? -1 : limitToNanos(limits.hourlyUsd)),
       String(limits.dailyUsd === undefined ? -1 : limitToNanos(limits.dailyUsd)),
-      reservationMember(id, estimateNanos),
+      id,
       String(now + this.reservationTtlMs),
       String(this.keyTtl(windows.hour, now)),
       String(this.keyTtl(windows.day, now)),
+      String(minNanos),
     ])) as number[];
-    if (admitted === 1) return this.book.issue(id, { estimateNanos, hour: windows.hour, day: windows.day }, estimateUsd);
+    const nanos = amount!;
+    if (admitted === 1) return this.book.issue(id, { estimateNanos: nanos, hour: windows.hour, day: windows.day }, nanos === estimateNanos ? estimateUsd : toUsd(nanos));
     // The script applied the same rule atomically; rebuild the refusal from the tallies it saw.
-    const refusal = checkBudget(limits, windows, { spent: spentH, reserved: resvH }, { spent: spentD, reserved: resvD }, estimateNanos, now);
+    const refusal = checkBudget(limits, windows, { spent: spentH, reserved: resvH }, { spent: spentD, reserved: resvD }, nanos, now);
     if (refusal === undefined) throw new Error("budget script refused a reservation the admission rule allows");
     return refusal;
   }

@@ -6,6 +6,7 @@ import type { BudgetGuard } from "../limits/budget.ts";
 import type { CooldownTracker } from "../limits/cooldown.ts";
 import type { RateLimiter } from "../limits/rate-limit.ts";
 import type { Logger } from "../log.ts";
+import type { LoopGuard } from "./loop-guard.ts";
 import type { RunWriter } from "../telemetry/writer.ts";
 
 /** What the router needs from the running Relay; surfaces hand it in. */
@@ -20,4 +21,6 @@ export interface RouterDeps {
   cooldown: CooldownTracker;
   control: ControlState;
   writer: RunWriter;
+  /** Marks vendor calls with this install's id and spots requests that come back (508). */
+  loop: LoopGuard;
 }

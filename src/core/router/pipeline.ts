@@ -7,19 +7,26 @@ import type { RunEvent, RunRecord } from "../../store/types.ts";
 import { costOf } from "../catalog/cost.ts";
 import type { InFlight } from "../control.ts";
 import { codecFor } from "../formats/index.ts";
-import { CodecError, type Codec } from "../formats/types.ts";
+import type { Codec } from "../formats/types.ts";
+import { headerValue } from "../header-value.ts";
+import { stringifyClient } from "../client-json.ts";
 import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsage } from "../ir.ts";
-import type { BudgetRefusal, BudgetReservation } from "../limits/budget.ts";
-import { classifyFailure, parseRetryAfter } from "../limits/failure.ts";
-import { modelRateKey } from "../limits/rate-limit.ts";
+import type { BudgetRefusal } from "../limits/budget.ts";
+import { RunBudget } from "../limits/budget-run.ts";
+import { spliceMaxTokens } from "../limits/budget-splice.ts";
+import { classifyFailure, describeFailureDetail, describeVendorFailure, parseRetryAfter } from "../limits/failure.ts";
+import { modelRateLimits } from "../limits/model-rate.ts";
 import { readCapped } from "../read-capped.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
 import { missingKeyError, needsKey, providerBaseUrl, providerKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
+import { VIA_HEADER } from "./loop-guard.ts";
 import { planRoute, type Routing } from "./plan.ts";
 import { RequestScope } from "./scope.ts";
+import { scrubSecrets } from "../secrets/known.ts";
 import { primeStream, type StreamOutcome } from "./stream-relay.ts";
 import { UpstreamCall, type UpstreamHandle } from "./upstream.ts";
+import { checkWireNames, clientInputError } from "./validate.ts";
 
 export interface ChatCall {
   request: Request;
@@ -38,8 +45,6 @@ const FORWARDED_HEADER = /^(x-ratelimit-|anthropic-ratelimit-|retry-after$|reque
 const MAX_VENDOR_BODY = 64 * 1024 * 1024;
 // Module-level patterns: a regex literal inside a function makes a new RegExp object on every call.
 const BEARER = /^Bearer\s+(.+)$/i;
-const NON_PRINTABLE = /[^\x20-\x7e]/;
-const NON_PRINTABLE_ALL = /[^\x20-\x7e]/g;
 const OAUTH_PREFIX = "sk-ant-oat";
 
 export function validateChatBody(body: Record<string, unknown>): void {
@@ -49,6 +54,7 @@ export function validateChatBody(body: Record<string, unknown>): void {
     throw new HttpError(400, "invalid_request", "Missing or invalid messages array in request", {
       details: { parameter: "messages", provided: typeof body.messages, expected: "array" },
     });
+  checkWireNames(body);
 }
 
 export const sessionKeyOf = (h: Headers): string | undefined =>
@@ -80,7 +86,7 @@ interface AttemptFailure {
   status: number;
   message: string;
   vendorError?: IRError;
-  kind: "vendor" | "missing_key" | "cooled" | "rate_limited" | "rejected";
+  kind: "vendor" | "missing_key" | "cooled" | "rate_limited" | "rejected" | "budget";
   retryAfter?: number;
 }
 
@@ -115,7 +121,7 @@ class Run {
    * either (an unstreamed answer builds its headers before it).
    */
   loggedOverheadMs?: number;
-  /** The pre-call cost estimate and its model: the budget reserves it, a stream's header repeats it. */
+  /** A typical answer's cost and its model, for a stream's x-svc-estimated-cost header. */
   estimate?: { model: ModelInfo; usd: number };
   dropped: string[] = [];
   vendorHeaders: Record<string, string> = {};
@@ -123,7 +129,8 @@ class Run {
   routing!: Routing;
   scope!: RequestScope;
   private tracked!: InFlight;
-  private reservation: BudgetReservation | undefined;
+  /** Set when a budget is: the run's reservations (see budget-run.ts). */
+  budget: RunBudget | undefined;
   private telemetry = false;
   private settled = false;
 
@@ -139,13 +146,18 @@ class Run {
   ) {}
 
   /** The attempts start: the run takes a session slot, and its client or an administrator can end it. */
-  begin(routing: Routing, reservation: BudgetReservation | undefined): this {
+  begin(routing: Routing, budget: RunBudget | undefined): this {
     this.routing = routing;
-    this.reservation = reservation;
+    this.budget = budget;
     this.telemetry = this.deps.config().telemetry.enabled;
     this.scope = new RequestScope(this.call.request.signal);
     this.tracked = this.deps.control.track(this.sessionKey, this.scope);
     return this;
+  }
+
+  /** Vendor text without any secret, this request's own credential included (src/core/secrets). */
+  scrub(text: string): string {
+    return scrubSecrets(text, this.clientKey);
   }
 
   /**
@@ -168,13 +180,10 @@ class Run {
     deps.control.untrack(this.tracked);
     this.scope.close();
     const model = this.routed;
-    const cost = this.costUsd ?? (model ? costOf(model, this.usage) : 0) + this.rejectedCost;
-    if (this.reservation) {
-      const r = this.reservation;
-      (outcome === "ok" || cost > 0 ? deps.budget.settle(r, cost) : deps.budget.release(r)).catch((e) => deps.log.error("budget settle failed", { error: e }));
-    }
+    const spent = this.costUsd ?? (model ? costOf(model, this.usage) : 0) + this.rejectedCost;
+    const cost = this.budget ? this.budget.close(spent, this.usage, outcome === "ok", (e) => deps.log.error("budget settle failed", { error: e })) : spent;
     if (!this.telemetry) return Promise.resolve();
-    const record = toRecord(this, status, outcome, cost, error);
+    const record = toRecord(this, status, outcome, cost, error === undefined ? undefined : this.scrub(error));
     this.loggedOverheadMs = record.overheadMs;
     return deps.writer.write(record);
   }
@@ -206,6 +215,7 @@ export function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> 
 /** The checks that need no plan: body, session, metadata, the request's decoding, Anthropic's credential. */
 function admit(deps: RouterDeps, call: ChatCall): Run {
   const headers = call.request.headers;
+  if (deps.loop.looped(headers)) throw deps.loop.refuse(call.request.url, call.clientFormat, deps.registry.providers.values(), deps.config(), deps.env);
   validateChatBody(call.body);
   const requestedModel = call.body.model as string;
   const sessionKey = sessionKeyOf(headers);
@@ -217,9 +227,7 @@ function admit(deps: RouterDeps, call: ChatCall): Run {
   try {
     ir = codecFor(call.clientFormat).decodeRequest(call.body);
   } catch (e) {
-    if (e instanceof CodecError)
-      throw new HttpError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
-    throw e;
+    throw clientInputError(e) ?? e;
   }
 
   const anthropicOnly = call.clientFormat === "anthropic";
@@ -229,28 +237,27 @@ function admit(deps: RouterDeps, call: ChatCall): Run {
   return new Run(deps, call, ir, requestedModel, sessionKey, metadata, clientKey);
 }
 
-/** Reserves the first candidate's estimated cost when budgets are set, then runs the attempts. */
+/** When budgets are set, reserves for the first candidate (see budget-run.ts), then runs the attempts. */
 function reserve(deps: RouterDeps, run: Run, routing: Routing): Promise<Response> {
   const limits = deps.config().limits;
   if (limits.hourlyUsd <= 0 && limits.dailyUsd <= 0) return attemptAll(deps, run.begin(routing, undefined));
-  const reserved = deps.budget.reserve(estimateCost(run, routing.candidates[0]!, run.ir));
-  return reserved instanceof Promise ? reserved.then((r) => attemptReserved(deps, run, routing, r)) : attemptReserved(deps, run, routing, reserved);
+  const budget = new RunBudget(deps.budget, run.ir, run.events);
+  const refused = budget.reserveFor(routing.candidates[0]!);
+  return refused instanceof Promise ? refused.then((r) => attemptReserved(deps, run, routing, budget, r)) : attemptReserved(deps, run, routing, budget, refused);
 }
 
-function attemptReserved(deps: RouterDeps, run: Run, routing: Routing, r: BudgetReservation | BudgetRefusal): Promise<Response> {
-  if (r.refused) {
-    throw new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, {
-      retryAfter: r.retryAfterSec,
-    });
-  }
-  return attemptAll(deps, run.begin(routing, r));
+function attemptReserved(deps: RouterDeps, run: Run, routing: Routing, budget: RunBudget, refused: BudgetRefusal | undefined): Promise<Response> {
+  if (refused) throw budgetExceeded(refused);
+  return attemptAll(deps, run.begin(routing, budget));
 }
+
+const budgetExceeded = (r: BudgetRefusal): HttpError =>
+  new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, { retryAfter: r.retryAfterSec });
 
 function estimateCost(run: Run, model: ModelInfo, ir: ChatRequest): number {
   if (run.estimate?.model === model) return run.estimate.usd;
-  // Reserve for a typical answer, not the (often huge) max_tokens ceiling: the reservation
-  // only bounds concurrency; the real cost is settled after the call. Input is the
-  // 3.5-characters-per-token approximation for every vendor: it errs high, and a BPE
+  // A typical answer, not the (often huge) max_tokens ceiling a budget reserves (budget-run.ts).
+  // Input is the 3.5-characters-per-token approximation for every vendor: it errs high, and a BPE
   // count would cost ~6 µs per request plus 64 MB of tables for a figure that is settled anyway.
   const output = Math.min(ir.maxTokens ?? 1024, 4096);
   const usd = costOf(model, { inputTokens: estimateTokens(ir, approxTextTokens), outputTokens: output, cacheReadTokens: 0, cacheWriteTokens: 0 });
@@ -263,6 +270,7 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
   try {
     const { call, ir, routing, scope } = run;
     const config = deps.config();
+    const rates = modelRateLimits(deps.catalog, config.limits);
     const failures: AttemptFailure[] = [];
     const maxEscalations = routing.plan.maxEscalations ?? Number.POSITIVE_INFINITY;
     let escalations = 0;
@@ -281,9 +289,9 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
         failures.push({ model, provider: provider.name, status: 503, message: "Provider is temporarily cooled down", kind: "cooled" });
         continue;
       }
-      const rpm = config.limits.rpm[model.id] ?? config.limits.rpmDefault;
-      if (rpm > 0) {
-        const acquired = deps.rate.acquire(rateKey(model), rpm);
+      const rate = rates.of(model);
+      if (rate.limit > 0) {
+        const acquired = deps.rate.acquire(rate.key, rate.limit);
         const d = acquired instanceof Promise ? await acquired : acquired;
         if (!d.allowed) {
           failures.push({ model, provider: provider.name, status: 429, message: "rate_limit_exceeded", kind: "rate_limited", retryAfter: d.retryAfterSec });
@@ -294,6 +302,16 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
       if (needsKey(provider) && !apiKey) {
         failures.push({ model, provider: provider.name, status: 500, message: missingKeyError(provider).message, kind: "missing_key" });
         continue;
+      }
+      // The reservation follows the candidate attempted: a fallback or an escalation reserves again.
+      if (run.budget && run.budget.model !== model) {
+        const refused = await run.budget.switchTo(model, run.rejectedCost);
+        if (refused) {
+          const message = budgetExceeded(refused).message;
+          run.events.push({ type: "error", model: model.id, provider: provider.name, status: 429, reason: message });
+          failures.push({ model, provider: provider.name, status: 429, message, kind: "budget", retryAfter: refused.retryAfterSec });
+          continue;
+        }
       }
 
       let retriedSame = false;
@@ -330,9 +348,11 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
         }
         // A failure: decide between retrying the same model, moving on, or giving up.
         const f = (outcome as Extract<AttemptOutcome, { kind: "failure" }>).failure;
+        // Vendor text goes on to the client, the run log, the cooldown state and the log: without secrets.
+        f.message = run.scrub(f.message);
         const cls = classifyFailure(f.networkError !== undefined ? { error: f.networkError } : { status: f.status });
         if (scope.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
-        if (cls.vendorSide) {
+        if (cls.vendorSide && !f.limited) {
           if (deps.cooldown.recordFailure(provider.name, f.message)) deps.log.warn("provider cooled down", { provider: provider.name, reason: f.message });
         }
         run.events.push({ type: "error", model: model.id, provider: provider.name, status: f.status, reason: f.message });
@@ -356,22 +376,18 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
     if (!answer) throw finalError(routing, failures, run);
     run.routed = answer.model;
     const { body, headers } = jsonAnswer(deps, run, answer);
+    // Built before the run is logged: if building it fails, the run records the error the client gets.
+    const response = new Response(body, { status: 200, headers });
     // The record is committed before the client can see the answer complete.
     await run.settle("ok", 200);
-    return new Response(body, { status: 200, headers });
+    return response;
   } catch (e) {
-    const status = e instanceof HttpError ? e.status : 500;
-    await run.settle(run.scope.aborted ? "cancelled" : "error", status, (e as Error).message);
-    throw e;
+    // A client's input that could not be converted (a schema too deep, say) is its 400, logged as such.
+    const err = clientInputError(e) ?? e;
+    const status = err instanceof HttpError ? err.status : 500;
+    await run.settle(run.scope.aborted ? "cancelled" : "error", status, (err as Error).message);
+    throw err;
   }
-}
-
-const rateKeys = new WeakMap<ModelInfo, string>();
-/** Built once per catalog entry rather than per request. */
-function rateKey(model: ModelInfo): string {
-  let key = rateKeys.get(model);
-  if (key === undefined) rateKeys.set(model, (key = modelRateKey(model.provider, model.id)));
-  return key;
 }
 
 /** A successful vendor call (failures are logged as `error` events). */
@@ -400,6 +416,8 @@ function finalError(routing: Routing, failures: AttemptFailure[], run: Run): Htt
     const f = vendorFailures[vendorFailures.length - 1]!;
     return vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
   }
+  const budget = failures.find((f) => f.kind === "budget");
+  if (budget) return new HttpError(429, "budget_exceeded", budget.message, { retryAfter: budget.retryAfter });
   const missing = failures.find((f) => f.kind === "missing_key");
   if (missing) return new HttpError(500, "missing_api_key", missing.message);
   const limited = failures.filter((f) => f.kind === "rate_limited");
@@ -425,7 +443,8 @@ type AttemptOutcome =
   | { kind: "response"; stream: true; body: ReadableStream<Uint8Array>; handle: UpstreamHandle; passthrough: boolean; vendor: Codec }
   | {
       kind: "failure";
-      failure: { status: number; message: string; vendorError?: IRError; retryAfter?: number; networkError?: unknown };
+      /** `limited`: ended by Relay's own stream limits, not the vendor's failure (no cooldown). */
+      failure: { status: number; message: string; vendorError?: IRError; retryAfter?: number; networkError?: unknown; limited?: boolean };
     };
 
 /** Build the vendor body: the client's own bytes when formats match and nothing must change. */
@@ -433,21 +452,24 @@ function vendorBody(call: ChatCall, ir: ChatRequest, model: ModelInfo, provider:
   const sameFormat = call.clientFormat === provider.format;
   // OpenAI streams carry usage only when asked; without it the run could not be costed.
   const needsUsageInjection = provider.format === "openai" && ir.stream && !ir.includeUsage;
+  // A budget's cap on max_tokens is the one other change a passthrough body may get (budget-splice.ts).
+  const cap = run.budget?.cap;
   if (sameFormat && !provider.adaptBody && !needsUsageInjection) {
-    if (call.body.model === model.id) return { body: call.rawBody, passthrough: true };
-    const spliced = spliceModel(call.rawBody, call.body.model as string, model.id);
+    const raw = call.body.model === model.id ? call.rawBody : spliceModel(call.rawBody, call.body.model as string, model.id);
+    const spliced = raw === undefined || cap === undefined ? raw : spliceMaxTokens(raw, call.body, call.clientFormat, cap);
     if (spliced !== undefined) return { body: spliced, passthrough: true };
   }
   // Unmapped client parameters only mean something to a vendor of the same format.
   const extra = sameFormat ? ir.extra : undefined;
-  const encoded = vendor.encodeRequest({ ...ir, extra, model: model.id, includeUsage: ir.stream ? true : ir.includeUsage }, {
+  const maxTokens = cap ?? ir.maxTokens;
+  const encoded = vendor.encodeRequest({ ...ir, extra, maxTokens, model: model.id, includeUsage: ir.stream ? true : ir.includeUsage }, {
     model: model.id,
     defaultMaxTokens: Math.min(model.maxOutput ?? 4096, 16_384),
   });
   run.dropped = sameFormat ? encoded.dropped : [...Object.keys(ir.extra ?? {}), ...encoded.dropped];
   let body = encoded.body;
   if (provider.adaptBody) body = provider.adaptBody(body, ctxArgs);
-  return { body: JSON.stringify(body), passthrough: sameFormat && !needsUsageInjection };
+  return { body: stringifyClient(body, "body"), passthrough: sameFormat && !needsUsageInjection };
 }
 
 /** Replace the model value without re-serialising the body; undefined when ambiguous. */
@@ -485,6 +507,7 @@ async function attemptOne(
   const ctx = { model: model.id, stream: ir.stream, baseUrl: providerBaseUrl(provider, config, deps.env), apiKey, clientHeaders: call.request.headers };
   const { body, passthrough } = vendorBody(call, ir, model, provider, vendor, run, ctx);
   const { url, headers } = provider.request(ctx);
+  headers[VIA_HEADER] = deps.loop.outgoing(call.request.headers);
   const t0 = performance.now();
   const handle = new UpstreamCall(ac, config.server.upstreamTimeoutMs);
   let res: Response;
@@ -495,7 +518,7 @@ async function attemptOne(
   } catch (e) {
     run.waitedMs += performance.now() - t0;
     const error = handle.failed(e);
-    return { kind: "failure", failure: { status: 0, message: describeNetworkError(error), networkError: error } };
+    return { kind: "failure", failure: { status: 0, message: networkFailure(deps, provider, error), networkError: error } };
   }
   collectVendorHeaders(res.headers, run);
   if (res.status >= 400 || res.status < 200) {
@@ -509,6 +532,7 @@ async function attemptOne(
       // keep the raw text
     }
     const vendorError = vendor.decodeError(res.status, parsed, res.headers);
+    if (res.status === 508 && deps.loop.cameBack(res.headers)) throw new HttpError(508, "loop_detected", vendorError.message);
     const retryAfter = parseRetryAfter(res.headers, Date.now(), 3600) ?? vendorError.retryAfter;
     return { kind: "failure", failure: { status: res.status, message: vendorError.message, vendorError, retryAfter } };
   }
@@ -517,7 +541,7 @@ async function attemptOne(
       handle.done();
       return { kind: "failure", failure: { status: 502, message: "vendor sent an empty stream" } };
     }
-    handle.done(); // the stream relay's idle timer takes over
+    handle.done(); // the stream relay's idle and duration timers take over
     run.waitedMs += performance.now() - t0;
     return { kind: "response", stream: true, body: res.body, handle, passthrough, vendor };
   }
@@ -527,7 +551,7 @@ async function attemptOne(
   } catch (e) {
     handle.done();
     run.waitedMs += performance.now() - t0;
-    return { kind: "failure", failure: { status: 502, message: `vendor response unreadable: ${describeNetworkError(e)}`, networkError: e } };
+    return { kind: "failure", failure: { status: 502, message: `${networkFailure(deps, provider, e)} (answer cut off)`, networkError: e } };
   }
   handle.done();
   run.waitedMs += performance.now() - t0;
@@ -540,10 +564,10 @@ async function attemptOne(
   return { kind: "response", stream: false, res: decoded, text: passthrough ? text : undefined, passthrough };
 }
 
-function describeNetworkError(e: unknown): string {
-  const err = e as { name?: string; message?: string; code?: string };
-  if (err?.name === "TimeoutError") return err.message ?? "vendor timed out";
-  return `${err?.code ? `${err.code}: ` : ""}${err?.message ?? String(e)}`;
+/** The client's words for a failed vendor call (provider and cause, never its URL); the runtime's own detail goes to the log. */
+function networkFailure(deps: RouterDeps, provider: ProviderPlugin, e: unknown): string {
+  deps.log.debug("vendor call failed", { provider: provider.name, detail: describeFailureDetail(e) });
+  return describeVendorFailure(provider.name, e);
 }
 
 function collectVendorHeaders(h: Headers, run: Run): void {
@@ -561,31 +585,35 @@ function keepForwarded(this: Record<string, string>, value: string, key: string)
   if (FORWARDED_HEADER.test(key)) this[key] = value;
 }
 
-/** The answer's headers: its content type, then the x-svc-* routing headers and the forwarded vendor ones, in one object. */
+/**
+ * The answer's headers: its content type, then the x-svc-* routing headers and the forwarded vendor ones, in one object.
+ * Every value made of client or plugin text goes through headerValue (percent-encoded beyond printable ASCII).
+ */
 function answerHeaders(contentType: string, run: Run, model: ModelInfo, provider: ProviderPlugin, cost: number): Record<string, string> {
   const routing = run.routing;
   const h: Record<string, string> = {
     "content-type": contentType,
     "x-svc-request-id": run.call.requestId,
-    "x-svc-requested-model": asciiHeader(run.requestedModel),
-    "x-svc-routed-model": model.id,
-    "x-svc-provider": provider.name,
-    "x-svc-strategy": routing.strategy,
+    "x-svc-requested-model": headerValue(run.requestedModel),
+    "x-svc-routed-model": headerValue(model.id),
+    "x-svc-provider": headerValue(provider.name),
+    "x-svc-strategy": headerValue(routing.strategy),
     "x-svc-fallback-used": String(run.events.some((e) => e.type === "fallback")),
     "x-svc-attempts": String(run.attempts),
     "x-svc-estimated-cost": cost.toFixed(6),
-    "x-svc-overhead-ms": (run.loggedOverheadMs ?? overheadMs(run)).toFixed(2),
+    "x-svc-overhead-ms": overheadHeader(run),
   };
-  if (routing.plan.tier) h["x-svc-complexity-tier"] = routing.plan.tier;
-  if (routing.plan.reasons.length) h["x-svc-routing-reasons"] = asciiHeader(routing.plan.reasons.join("; ")).slice(0, 512);
-  if (run.dropped.length) h["x-svc-dropped-params"] = run.dropped.join(",");
+  if (routing.plan.tier) h["x-svc-complexity-tier"] = headerValue(routing.plan.tier);
+  if (routing.plan.reasons.length) h["x-svc-routing-reasons"] = headerValue(routing.plan.reasons.join("; "));
+  if (run.dropped.length) h["x-svc-dropped-params"] = headerValue(run.dropped.join(","));
+  if (run.budget?.cap !== undefined) h["x-svc-max-tokens-capped"] = String(run.budget.cap);
   // Vendor headers (rate limits, request ids) never share a name with ours.
   for (const name in run.vendorHeaders) h[name] = run.vendorHeaders[name]!;
   return h;
 }
 
-const asciiHeader = (s: string) => (NON_PRINTABLE.test(s) ? s.replace(NON_PRINTABLE_ALL, "?") : s);
 const overheadMs = (run: Run) => Math.max(0, performance.now() - run.call.start - run.waitedMs);
+const overheadHeader = (run: Run): string => (run.loggedOverheadMs ?? overheadMs(run)).toFixed(2);
 /** Durations are logged to 0.01 ms: a local answer often takes under a millisecond, which whole ms would log as 0. */
 const hundredths = (ms: number): number => Math.round(ms * 100) / 100;
 
@@ -619,6 +647,9 @@ async function startStream(
   const call = run.call;
   const client = codecFor(call.clientFormat);
   const streamOptions = call.body.stream_options as { include_usage?: unknown } | undefined;
+  // Built before priming: a stream that arrives whole is logged while priming, and an answer
+  // whose headers cannot be built must be logged as the error the client gets, not as served.
+  const headers = streamHeaders(run, model, provider, client.streamContentType, outcome);
   const primed = await primeStream({
     body: outcome.body,
     vendor: outcome.vendor,
@@ -627,6 +658,9 @@ async function startStream(
     clientModel: model.id,
     includeUsage: Boolean(streamOptions?.include_usage),
     idleTimeoutMs: config.server.streamIdleTimeoutMs,
+    limits: config.server,
+    guard: run.budget?.streamGuard(),
+    scrubber: run,
     signal,
     abort: (reason) => outcome.handle.abort(reason),
     onWait: (ms) => void (run.waitedMs += ms),
@@ -637,25 +671,45 @@ async function startStream(
     },
     onEnd: (o: StreamOutcome) => {
       outcome.handle.done();
+      if (o.error) o.error = run.scrub(o.error);
       run.usage = o.usage;
       warnOnMismatch(deps, run, model, o.model);
       if (o.outcome === "error" && o.error) {
         run.events.push({ type: "error", model: model.id, provider: provider.name, reason: o.error });
-        if (deps.cooldown.recordFailure(provider.name, o.error)) deps.log.warn("provider cooled down", { provider: provider.name, reason: o.error });
+        if (!o.limited && deps.cooldown.recordFailure(provider.name, o.error)) deps.log.warn("provider cooled down", { provider: provider.name, reason: o.error });
       }
       return run.settle(o.outcome, 200, o.error);
     },
   });
   if (!primed.ok) {
     outcome.handle.abort(new Error(primed.reason));
+    // The budget's guard ended it before the client had a byte: a refusal, not the vendor's failure.
+    const refusal = run.budget?.streamRefusal();
+    if (refusal !== undefined) throw new HttpError(429, "budget_exceeded", refusal);
     const status = primed.error?.status ?? 502;
-    return { kind: "failure", failure: { status, message: primed.reason, vendorError: primed.error, retryAfter: primed.error?.retryAfter } };
+    return { kind: "failure", failure: { status, message: primed.reason, vendorError: primed.error, retryAfter: primed.error?.retryAfter, limited: primed.limited } };
   }
-  // A stream's real cost is known only at its end: the header carries the pre-call estimate (for a
-  // whole answer too, so that the header means the same for every stream).
-  const headers = answerHeaders(client.streamContentType, run, model, provider, estimateCost(run, model, run.ir));
-  headers["cache-control"] = "no-cache";
+  // Set after priming: a stream that arrived whole carries the overhead its record holds.
+  headers["x-svc-overhead-ms"] = overheadHeader(run);
   return new Response(primed.body, { status: 200, headers });
+}
+
+/**
+ * A stream's headers (every value encoded by headerValue, so the Response accepts them); if they
+ * cannot be built the vendor stream is cancelled, and attemptAll logs the error the client gets.
+ */
+function streamHeaders(run: Run, model: ModelInfo, provider: ProviderPlugin, contentType: string, outcome: Extract<AttemptOutcome, { stream: true }>): Record<string, string> {
+  try {
+    // A stream's real cost is known only at its end: the header carries the pre-call estimate (for a
+    // whole answer too, so that the header means the same for every stream).
+    const headers = answerHeaders(contentType, run, model, provider, estimateCost(run, model, run.ir));
+    headers["cache-control"] = "no-cache";
+    return headers;
+  } catch (e) {
+    outcome.handle.abort(e as Error);
+    outcome.body.cancel(e).catch(() => {});
+    throw e;
+  }
 }
 
 const addUsage = (a: Usage, b: Usage): Usage => ({

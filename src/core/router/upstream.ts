@@ -1,6 +1,8 @@
-// One HTTP call to a vendor, bounded by a timeout and aborted through the
-// controller its caller made (see RequestScope), so a client that goes away
-// stops the vendor call too.
+// One HTTP call to a vendor, bounded by a timeout (server.upstreamTimeoutMs)
+// and aborted through the controller its caller made (see RequestScope), so a
+// client that goes away stops the vendor call too. The timeout covers the wait
+// for the vendor's response headers and, without streaming, its whole answer; a
+// stream's body is bounded by the stream relay (idle and total-duration limits).
 
 export interface UpstreamRequest {
   url: string;
@@ -15,7 +17,7 @@ export class UpstreamTimeout extends Error {
 export interface UpstreamHandle {
   /** Aborts the vendor call (body included) and stops its timer. */
   abort(reason?: unknown): void;
-  /** Stops the whole-call timer: the call is over, or a stream takes over with its own idle timer. */
+  /** Stops the timer: the call is over, or a stream takes over with its own idle and duration timers. */
   done(): void;
 }
 

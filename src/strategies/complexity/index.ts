@@ -8,7 +8,8 @@ import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
 import { oncePer } from "../once-per.ts";
 
 const TIERS: readonly Tier[] = ["simple", "moderate", "complex"];
-const PINNED_TIER: Readonly<Record<string, Tier>> = { "svc:fast": "simple", "svc:best": "complex" };
+// A Map: it is looked up by the client's model name, which may be `constructor`.
+const PINNED_TIER: ReadonlyMap<string, Tier> = new Map([["svc:fast", "simple"], ["svc:best", "complex"]]);
 
 interface ComplexityOptions {
   tiers: Record<Tier, string>;
@@ -140,7 +141,7 @@ function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
     return { candidates, mode: "fallback", reasons: ["svc:cheap: cheapest capable model first", ...needsReason(needs)] };
   }
 
-  const pinned = PINNED_TIER[model];
+  const pinned = PINNED_TIER.get(model);
   if (pinned) {
     const candidates = tierCandidates(pinned, opts, needs, ctx);
     return { candidates, mode: "fallback", tier: pinned, reasons: [`${model}: ${pinned} tier`, ...needsReason(needs)] };

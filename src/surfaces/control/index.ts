@@ -1,58 +1,15 @@
 // Administrative routes: /control/*, /v1/config and /dashboard/config.
 // All of them pass `requireAdmin` (a bearer token off loopback).
 import { Elysia } from "elysia";
-import { loadConfig } from "../../config/load.ts";
-import { mergePatch } from "../../config/merge-patch.ts";
 import { redact } from "../../config/redact.ts";
 import { needsKey, providerKey } from "../../core/router/credentials.ts";
 import type { Relay } from "../../relay.ts";
-import { readTextFile, writeFileAtomic } from "../../runtime/fs.ts";
 import { VERSION } from "../../version.ts";
 import { adminGuard } from "../admin-auth.ts";
 import { parseJsonObject, readBody } from "../body.ts";
 import { HttpError, json } from "../http.ts";
 import * as docs from "../docs/operations/control.ts";
-
-/** Config patches are applied one at a time so two patches never interleave. */
-let patchQueue: Promise<unknown> = Promise.resolve();
-
-async function patchConfig(relay: Relay, request: Request): Promise<Response> {
-  const patch = parseJsonObject(await readBody(request, 1024 * 1024));
-  const run = patchQueue.then(async () => {
-    const file = relay.loaded.file;
-    const current = readTextFile(file);
-    let base: unknown = {};
-    if (current !== undefined) {
-      try {
-        base = JSON.parse(current);
-      } catch {
-        throw new HttpError(409, "config_unreadable", `config file ${file} is not valid JSON; fix it by hand first`);
-      }
-    }
-    let next: unknown;
-    try {
-      next = mergePatch(base, patch);
-    } catch (e) {
-      throw new HttpError(400, "invalid_request", (e as Error).message);
-    }
-    const text = `${JSON.stringify(next, null, 2)}\n`;
-    let loaded;
-    try {
-      // Validate the whole layered result before anything is written or applied.
-      loaded = loadConfig({ file, env: relay.env, flags: relay.loaded.flags, fileText: text });
-    } catch (e) {
-      throw new HttpError(400, "invalid_config", (e as Error).message.replace(/^config file \S+: /, ""), {
-        details: { parameter: "config", expected: "a patch that keeps the configuration valid" },
-      });
-    }
-    await writeFileAtomic(file, text);
-    relay.applyConfig(loaded);
-    relay.log.info("config patched", { keys: Object.keys(patch) });
-    return json({ ok: true, config: redact(loaded.config) });
-  });
-  patchQueue = run.catch(() => {});
-  return run;
-}
+import { patchConfig } from "./patch-config.ts";
 
 function providerStatus(relay: Relay) {
   const snapshot = new Map(relay.cooldown.snapshot().map((s) => [s.provider, s]));

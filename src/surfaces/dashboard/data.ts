@@ -1,7 +1,8 @@
 // What the dashboard's JSON endpoints answer. Traffic figures come from the
 // telemetry surface's computations; this module only shapes them per range.
 import type { Relay } from "../../relay.ts";
-import { modelRateKey } from "../../core/limits/rate-limit.ts";
+import { modelRateLimits } from "../../core/limits/model-rate.ts";
+import type { ModelInfo } from "../../plugin/api.ts";
 import type { RunRecord, SeriesBucket } from "../../store/types.ts";
 import { HttpError } from "../http.ts";
 import { health, intParam, savingsSince, statsSince } from "../telemetry/index.ts";
@@ -98,22 +99,25 @@ export async function run(relay: Relay, id: string): Promise<RunRecord> {
 
 /** Requests-per-minute headroom of each model with a limit: configured ones and, under a default limit, those seen in the last hour. */
 async function headroom(relay: Relay) {
-  const { rpm, rpmDefault } = relay.config().limits;
-  const models = new Map<string, { model: string; provider: string }>();
-  for (const id of Object.keys(rpm)) {
-    const m = relay.catalog.resolve(id);
-    if (m) models.set(`${m.provider}:${m.id}`, { model: m.id, provider: m.provider });
-  }
-  if (rpmDefault > 0) {
-    for (const m of await relay.store.totalsByModel(Date.now() - 3_600_000)) models.set(`${m.provider}:${m.model}`, m);
+  const limits = relay.config().limits;
+  const catalog = relay.catalog;
+  // The same keys and limits the router's pipeline acquires with: one row per canonical model.
+  const rates = modelRateLimits(catalog, limits);
+  const models = new Map<string, ModelInfo>();
+  const add = (name: string) => {
+    const m = catalog.resolve(name);
+    if (m) models.set(rates.of(m).key, catalog.canonical(m));
+  };
+  for (const name of Object.keys(limits.rpm)) add(name);
+  if (limits.rpmDefault > 0) {
+    for (const m of await relay.store.totalsByModel(Date.now() - 3_600_000)) add(`${m.provider}:${m.model}`);
   }
   const rows = [];
-  for (const { model, provider } of models.values()) {
-    // The same key and limit the router's pipeline acquires with.
-    const limit = rpm[model] ?? rpmDefault;
+  for (const model of models.values()) {
+    const { key, limit } = rates.of(model);
     if (limit <= 0) continue;
-    const d = await relay.rate.peek(modelRateKey(provider, model), limit);
-    rows.push({ model, provider, limit, remaining: d.remaining, resetSec: d.resetSec });
+    const d = await relay.rate.peek(key, limit);
+    rows.push({ model: model.id, provider: model.provider, limit, remaining: d.remaining, resetSec: d.resetSec });
   }
   return rows;
 }

@@ -8,6 +8,7 @@ import { toErrorResponse } from "../app.ts";
 import { HttpError } from "../http.ts";
 import { ASSETS } from "./assets.ts";
 import { live, run, runs, series, summary } from "./data.ts";
+import { loginSurface } from "./login.tsx";
 import { OverviewPage, SettingsPage } from "./pages.tsx";
 import { rangeParam } from "./ranges.ts";
 import { guarded, jsonWithEtag, secure, withEtag } from "../respond.ts";
@@ -55,5 +56,5 @@ export function dashboardSurface(relay: Relay) {
     .get("/dashboard/api/runs/:id", ({ params, request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await run(relay, params.id))), { detail: docs.run })
     .get("/dashboard/api/live", ({ request }) => guarded(request, relay.log, async () => jsonWithEtag(request, await live(relay))), { detail: docs.live });
 
-  return new Elysia({ name: "dashboard" }).use(open).use(api);
+  return new Elysia({ name: "dashboard" }).use(open).use(loginSurface(relay)).use(api);
 }

@@ -1,7 +1,7 @@
 /** @jsxImportSource @kitajs/html */
 // The page frame shared by the overview and settings pages. Markup only: the
-// data is fetched by the client script with the admin token, because a
-// browser navigation cannot carry an Authorization header.
+// data is fetched by the client script, signed in by the listener's session
+// cookie (see login.tsx).
 import type { Children } from "@kitajs/html";
 import { VERSION } from "../../version.ts";
 import { ASSET_PATHS } from "./assets.ts";
@@ -44,7 +44,6 @@ export function Layout(props: { page: PageName; title: string; children: Childre
           </nav>
           <div class="topbar-end">
             <span id="routing-pill" class="pill" role="status" aria-live="polite">…</span>
-            <button type="button" id="token-button" class="btn ghost" aria-label="Set admin token">Token</button>
           </div>
         </header>
         <main id="main" tabindex="-1">
@@ -59,18 +58,6 @@ export function Layout(props: { page: PageName; title: string; children: Childre
             <div class="actions">
               <button type="submit" value="cancel" class="btn">Cancel</button>
               <button type="submit" value="ok" id="confirm-ok" class="btn primary">Confirm</button>
-            </div>
-          </form>
-        </dialog>
-        <dialog id="token-dialog" class="modal" aria-labelledby="token-title">
-          <form method="dialog">
-            <h2 id="token-title">Admin token</h2>
-            <p>Off loopback, Relay requires its admin token. It is kept in this tab only (sessionStorage).</p>
-            <label for="token-input">Token</label>
-            <input id="token-input" type="password" autocomplete="off" spellcheck="false" />
-            <div class="actions">
-              <button type="submit" value="cancel" class="btn">Cancel</button>
-              <button type="submit" value="save" class="btn primary">Save</button>
             </div>
           </form>
         </dialog>

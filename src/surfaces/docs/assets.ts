@@ -24,19 +24,20 @@ const fromFile = (path: string, contentType: string) => async (): Promise<DocsAs
   return { text, contentType, etag: etagOf(text) };
 };
 
-const loaders: Record<string, () => Promise<DocsAsset>> = {
-  "swagger-ui.js": fromFile(swaggerJs, JS),
-  "swagger-ui.css": fromFile(swaggerCss, CSS),
-  "init.js": async () => ({ text: initJs, contentType: JS, etag: etagOf(initJs) }),
-};
+// A Map: the name is the client's path segment, and a plain object would answer `hasOwnProperty`.
+const loaders = new Map<string, () => Promise<DocsAsset>>([
+  ["swagger-ui.js", fromFile(swaggerJs, JS)],
+  ["swagger-ui.css", fromFile(swaggerCss, CSS)],
+  ["init.js", async () => ({ text: initJs, contentType: JS, etag: etagOf(initJs) })],
+]);
 
-export const DOCS_ASSET_NAMES = Object.keys(loaders);
+export const DOCS_ASSET_NAMES = [...loaders.keys()];
 
 const loaded = new Map<string, Promise<DocsAsset>>();
 
 /** The asset served at /docs/assets/<name>, or undefined when there is none. */
 export function docsAsset(name: string): Promise<DocsAsset> | undefined {
-  const load = loaders[name];
+  const load = loaders.get(name);
   if (!load) return undefined;
   let asset = loaded.get(name);
   if (!asset) loaded.set(name, (asset = load()));

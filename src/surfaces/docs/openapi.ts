@@ -9,7 +9,8 @@
 // fields through and answer errors in the client's own format), and its UI
 // loads from a CDN. Building the document here keeps both under our control.
 import type { AnyElysia } from "elysia";
-import { ADMIN_SCHEME } from "./operations/common.ts";
+import { errorStyle } from "../app.ts";
+import { ADMIN_SCHEME, SESSION_SCHEME, guardResponses } from "./operations/common.ts";
 
 type Json = Record<string, unknown>;
 
@@ -34,7 +35,8 @@ const DESCRIPTION = [
   "Relay routes model requests across vendors.",
   "Errors: the Anthropic routes answer in Anthropic's error shape, the chat-completions and model-list routes in OpenAI's, every other route in the spec's `{error: {code, message, details?}, request_id}`.",
   "Every response carries `x-svc-request-id`.",
-  "Admin routes need `Authorization: Bearer <adminToken>` whenever Relay listens beyond loopback or a token is configured.",
+  "Admin routes always need the admin token, on loopback too: `Authorization: Bearer <token>` (adminToken / RELAY_ADMIN_TOKEN, else the install's own in `$RELAY_HOME/admin-token`), or from the dashboard's own pages its session cookie (`relay dashboard` prints a sign-in link).",
+  "Browsers are refused before any route: a Host that is not this Relay's address gets 421 (DNS rebinding; see server.allowedHosts), an Origin other than this listener's own or one of server.corsOrigins gets 403, and a POST without a JSON content type gets 415 (so a page cannot send one without a CORS preflight).",
 ].join("\n\n");
 
 const REQUEST_ID_HEADER = { $ref: "#/components/headers/x-svc-request-id" };
@@ -52,7 +54,8 @@ export function openApiDocument(surfaces: AnyElysia[], info: { title: string; ve
         undocumented.push(`${route.method} ${route.path}`);
         continue;
       }
-      (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = withRequestIdHeader(detail);
+      const withGuard = withGuardResponses(detail, guardResponses(errorStyle(route.path), route.method === "POST"));
+      (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = withRequestIdHeader(withGuard);
     }
   }
   if (undocumented.length) throw new Error(`routes without OpenAPI detail (add one in src/surfaces/docs/operations): ${undocumented.join(", ")}`);
@@ -67,10 +70,26 @@ export function openApiDocument(surfaces: AnyElysia[], info: { title: string; ve
       schemas,
       headers: { "x-svc-request-id": { description: "Relay's id of the request (req_…), also the run-log id", schema: { type: "string", pattern: "^req_" } } },
       securitySchemes: {
-        [ADMIN_SCHEME]: { type: "http", scheme: "bearer", description: "The admin token (config adminToken or RELAY_ADMIN_TOKEN)." },
+        [ADMIN_SCHEME]: { type: "http", scheme: "bearer", description: "The admin token: config adminToken or RELAY_ADMIN_TOKEN, else the install's own in $RELAY_HOME/admin-token." },
+        [SESSION_SCHEME]: {
+          type: "apiKey",
+          in: "cookie",
+          name: "relay_admin_<port>",
+          description: "The dashboard's session cookie, named for the listener's port, set by POST /dashboard/login; accepted from this listener's own pages only.",
+        },
       },
     },
   };
+}
+
+/** The guard's refusals; a status the route documents already keeps its schema and gains the reason. */
+function withGuardResponses(op: Json, guard: Json): Json {
+  const responses: Json = { ...(op.responses as Json) };
+  for (const [status, r] of Object.entries(guard)) {
+    const own = responses[status] as Json | undefined;
+    responses[status] = own ? { ...own, description: `${own.description}; or: ${(r as Json).description}` } : r;
+  }
+  return { ...op, responses };
 }
 
 function withRequestIdHeader(op: Json): Json {

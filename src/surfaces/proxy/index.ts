@@ -6,11 +6,13 @@ import { Elysia } from "elysia";
 import { VERSION } from "../../version.ts";
 import type { Relay } from "../../relay.ts";
 import { anthropicCodec } from "../../core/formats/anthropic/index.ts";
-import { CodecError } from "../../core/formats/types.ts";
 import { handleChat, clientAnthropicCredential, validateChatBody, type ChatCall } from "../../core/router/pipeline.ts";
+import { describeVendorFailure } from "../../core/limits/failure.ts";
+import { VIA_HEADER } from "../../core/router/loop-guard.ts";
 import { modelNotFound } from "../../core/router/plan.ts";
 import { RequestScope } from "../../core/router/scope.ts";
 import { UpstreamCall } from "../../core/router/upstream.ts";
+import { clientInputError } from "../../core/router/validate.ts";
 import { estimateTokensFor } from "../../core/tokens.ts";
 import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
 import { parseJsonObject, readBody } from "../body.ts";
@@ -36,7 +38,9 @@ async function chat(relay: Relay, request: Request, clientFormat: ChatCall["clie
     const body = parseJsonObject(rawBody);
     return await handleChat(relay, { request, requestId: ri.id, start: ri.start, at: ri.at, clientFormat, body, rawBody });
   } catch (e) {
-    if (e instanceof HttpError) return errorResponse(e, ri.id, clientFormat === "anthropic" ? "anthropic" : "openai");
+    // A client's input error thrown while planning (a schema too deep to estimate) is its 400 too.
+    const err = clientInputError(e);
+    if (err) return errorResponse(err, ri.id, clientFormat === "anthropic" ? "anthropic" : "openai");
     throw e;
   }
 }
@@ -44,6 +48,7 @@ async function chat(relay: Relay, request: Request, clientFormat: ChatCall["clie
 async function countTokens(relay: Relay, request: Request): Promise<Response> {
   const ri = requestInfo(request);
   try {
+    if (relay.loop.looped(request.headers)) throw relay.loop.refuse(request.url, "anthropic", relay.registry.providers.values(), relay.config(), relay.env);
     const rawBody = await readBody(request, relay.config().server.bodyLimitBytes);
     const body = parseJsonObject(rawBody);
     validateChatBody(body);
@@ -55,6 +60,7 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
       // The vendor's own count is exact; pass the body through untouched.
       const ctx = { model: model.id, stream: false, baseUrl: providerBaseUrl(provider, relay.config(), relay.env), apiKey: key, clientHeaders: request.headers };
       const { url, headers } = provider.countTokens(ctx);
+      headers[VIA_HEADER] = relay.loop.outgoing(request.headers);
       const scope = new RequestScope(request.signal);
       const upstream = new UpstreamCall(scope.attempt(), relay.config().server.upstreamTimeoutMs);
       try {
@@ -66,17 +72,12 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
         scope.close();
       }
     }
-    let ir;
-    try {
-      ir = anthropicCodec.decodeRequest(body);
-    } catch (e) {
-      if (e instanceof CodecError) throw new HttpError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
-      throw e;
-    }
+    const ir = anthropicCodec.decodeRequest(body);
     return json({ input_tokens: estimateTokensFor(ir, model.provider) }, 200, { "x-svc-token-count": "estimate" });
   } catch (e) {
-    if (e instanceof HttpError) return errorResponse(e, ri.id, "anthropic");
-    return errorResponse(new HttpError(502, "provider_error", `Provider error: ${(e as Error).message}`), ri.id, "anthropic");
+    const err = clientInputError(e);
+    if (err) return errorResponse(err, ri.id, "anthropic");
+    return errorResponse(new HttpError(502, "provider_error", `Provider error: ${describeVendorFailure("anthropic", e)}`), ri.id, "anthropic");
   }
 }
 

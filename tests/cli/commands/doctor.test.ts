@@ -90,6 +90,16 @@ describe("relay doctor", () => {
     }
   });
 
+  test("RELAY_<PROVIDER>_BASE_URL wins over the vendor's variable; a base URL that is Relay's own address fails", async () => {
+    // The vendor's variable names a closed port (env); Relay's own names a server with a model list.
+    const r = await run([...FROM_SOURCE, "doctor"], { env: { ...env, RELAY_ANTHROPIC_BASE_URL: openai.url } });
+    expect(row(r.stdout, "reach anthropic")).toMatch(/^PASS .*\/v1\/models answered HTTP 200 with a model list/);
+    expect(row(r.stdout, "loop anthropic")).toBeUndefined();
+    const looped = await run([...FROM_SOURCE, "doctor"], { env: { ...env, ANTHROPIC_BASE_URL: `http://localhost:${env.RELAY_PORT}` } });
+    expect(row(looped.stdout, "loop anthropic")).toMatch(/^FAIL .*ANTHROPIC_BASE_URL points back at this Relay .*set RELAY_ANTHROPIC_BASE_URL/);
+    expect(looped.code).toBe(1);
+  });
+
   test("a plugin that fails to load is reported with its file", async () => {
     const plugins = tempDir("doctor-plugins");
     writeFileSync(join(plugins, "broken.ts"), "export default { kind: 'nonsense' };\n");

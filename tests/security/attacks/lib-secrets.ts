@@ -55,6 +55,9 @@ export async function startSecretsRig(kind: "openai" | "anthropic" | "gemini", o
       const port = new URL(relay.url).port;
       const cli = await run([BUN, SERVER, "logs", "--host", "127.0.0.1", "--port", port, "-n", "100"], { env: childEnv(relay.home) });
       seen.push(`relay logs (${cli.code}) ${cli.stdout} ${cli.stderr}`);
+      // Both views really listed the runs: an empty or refused answer would hide nothing.
+      if (runs.status !== 200 || cli.code !== 0 || !(cli.stdout.includes("401") || cli.stdout.includes("503")))
+        throw new Error(`the run log could not be read: HTTP ${runs.status}; relay logs exited ${cli.code}: ${cli.stdout} ${cli.stderr}`);
     },
     async stop() {
       await relay.stop();

@@ -113,6 +113,8 @@ attack("a base URL in Relay's own environment that points at Relay is refused at
     expect(viaChat.status).toBe(508);
     expect(await viaChat.text()).toContain("OPENAI_BASE_URL");
     expect(Date.now() - started).toBeLessThan(5_000);
+    // Start-up said so already.
+    await self.waitForLog((rec) => rec.level === "warn" && String(rec.msg).startsWith("ANTHROPIC_BASE_URL points back at this Relay"));
   } finally {
     await self.stop();
   }

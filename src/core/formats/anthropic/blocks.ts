@@ -10,6 +10,7 @@ import type {
   ToolResultBlock,
 } from "../../ir.ts";
 import { type Json, array, isRecord, oneOf, optBoolean, optString, record, string } from "./read.ts";
+import { stringifyClient } from "../../client-json.ts";
 
 export function decodeCacheControl(v: unknown, path: string): CacheControl | undefined {
   if (v === undefined || v === null) return undefined;
@@ -60,7 +61,7 @@ function decodeToolResultContent(v: unknown, path: string): Array<TextBlock | Im
     // Documents, search results or file images inside a tool result have no IR
     // shape; their JSON keeps the information visible to any model.
     const image = type === "image" ? decodeImage(b, p) : undefined;
-    return image ?? { type: "text", text: JSON.stringify(b) };
+    return image ?? { type: "text", text: stringifyClient(b, p) };
   });
 }
 

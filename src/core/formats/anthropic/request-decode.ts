@@ -22,6 +22,7 @@ import type {
   ToolDefinition,
 } from "../../ir.ts";
 import { definedOnly, unmappedMembers } from "../shared/guards.ts";
+import { optTokenLimit } from "../shared/token-limit.ts";
 import { CodecError } from "../types.ts";
 import { decodeCacheControl, decodeContent, decodeTextBlock } from "./blocks.ts";
 import {
@@ -134,7 +135,7 @@ function decodeThinking(v: unknown, outputConfig: unknown): { reasoning?: Reason
   const t = record(v, "thinking");
   const type = string(t.type, "thinking.type");
   if (type === "enabled") {
-    const budget = optNumber(t.budget_tokens, "thinking.budget_tokens");
+    const budget = optTokenLimit(t.budget_tokens, "thinking.budget_tokens");
     if (budget === undefined) throw new CodecError("thinking.budget_tokens is required when thinking is enabled", "thinking.budget_tokens", "number");
     return { reasoning: { budgetTokens: budget } };
   }
@@ -186,7 +187,7 @@ export function decodeRequest(body: unknown): ChatRequest {
 
   const fields: Omit<ChatRequest, "model" | "messages" | "stream"> = {
     system: decodeSystem(b.system),
-    maxTokens: optNumber(b.max_tokens, "max_tokens"),
+    maxTokens: optTokenLimit(b.max_tokens, "max_tokens"),
     temperature: optNumber(b.temperature, "temperature"),
     topP: optNumber(b.top_p, "top_p"),
     topK: optNumber(b.top_k, "top_k"),

@@ -13,6 +13,7 @@ import type {
 } from "../../ir.ts";
 import { decodeAssistantMessage } from "./assistant-message.ts";
 import { definedOnly, unmappedMembers } from "../shared/guards.ts";
+import { optTokenLimit } from "../shared/token-limit.ts";
 import {
   expectArray,
   expectObject,
@@ -58,9 +59,7 @@ export function decodeRequest(body: unknown): ChatRequest {
     system: system.length > 0 ? system : undefined,
     messages,
     stream: optionalBoolean(b.stream, "stream") ?? false,
-    maxTokens:
-      optionalNumber(b.max_completion_tokens, "max_completion_tokens") ??
-      optionalNumber(b.max_tokens, "max_tokens"),
+    maxTokens: decodeMaxTokens(b),
     temperature: optionalNumber(b.temperature, "temperature"),
     topP: optionalNumber(b.top_p, "top_p"),
     stop: decodeStop(b.stop),
@@ -73,6 +72,12 @@ export function decodeRequest(body: unknown): ChatRequest {
     user: optionalString(b.user, "user"),
     extra,
   });
+}
+
+/** max_completion_tokens wins; max_tokens is checked too, so that no bad value rides along unchecked. */
+function decodeMaxTokens(b: Json): number | undefined {
+  const legacy = optTokenLimit(b.max_tokens, "max_tokens");
+  return optTokenLimit(b.max_completion_tokens, "max_completion_tokens") ?? legacy;
 }
 
 function decodeMessages(raw: unknown[]): { system: TextBlock[]; messages: Message[] } {

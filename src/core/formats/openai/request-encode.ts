@@ -12,6 +12,7 @@ import type {
 } from "../../ir.ts";
 import type { EncodedRequest, EncodeRequestOptions } from "../types.ts";
 import { definedOnly } from "../shared/guards.ts";
+import { stringifyClient } from "../../client-json.ts";
 import type { Json } from "./shape.ts";
 
 export function encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): EncodedRequest {
@@ -92,7 +93,7 @@ function encodeAssistantTurn(content: ContentBlock[], path: string, dropped: str
         toolCalls.push({
           id: b.id,
           type: "function",
-          function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) },
+          function: { name: b.name, arguments: stringifyClient(b.input ?? {}, "messages") },
         });
         break;
       case "thinking":

@@ -1,10 +1,11 @@
 // Relay dashboard client. Polls the admin JSON endpoints (/dashboard/api/*,
 // /dashboard/config) with ETags, renders them with DOM nodes (never innerHTML),
 // and sends every action through the same /control/* endpoints as the API.
+// It is signed in by the listener's HttpOnly session cookie (/dashboard/login);
+// an expired or missing one sends the browser back to the sign-in page.
 "use strict";
 (() => {
   const POLL_MS = 5000;
-  const TOKEN_KEY = "relay.adminToken";
   const PAGE_SIZE = 25;
 
   const $ = (id) => document.getElementById(id);
@@ -68,18 +69,9 @@
 
   // ---- API access -------------------------------------------------------
   const cache = new Map();
-  let tokenPrompted = false;
-
-  function authHeaders() {
-    const token = sessionStorage.getItem(TOKEN_KEY);
-    return token ? { authorization: `Bearer ${token}` } : {};
-  }
 
   async function failure(res) {
-    if (res.status === 401 && !tokenPrompted) {
-      tokenPrompted = true;
-      askToken();
-    }
+    if (res.status === 401) location.assign("/dashboard/login");
     const body = await res.json().catch(() => undefined);
     return new Error(body?.error?.message || `HTTP ${res.status}`);
   }
@@ -87,7 +79,7 @@
   /** GET with If-None-Match: an unchanged resource costs a 304 and reuses the last body. */
   async function getJson(url) {
     const cached = cache.get(url);
-    const headers = { ...authHeaders(), ...(cached ? { "if-none-match": cached.etag } : {}) };
+    const headers = cached ? { "if-none-match": cached.etag } : {};
     const res = await fetch(url, { headers, cache: "no-store" });
     if (res.status === 304 && cached) return cached.data;
     if (!res.ok) throw await failure(res);
@@ -100,8 +92,10 @@
   async function postJson(url, body) {
     const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...authHeaders() },
+      headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      // The pages' no-referrer policy would make a POST's Origin "null", which Relay refuses.
+      referrerPolicy: "same-origin",
     });
     if (!res.ok) throw await failure(res);
     return res.json();
@@ -118,25 +112,6 @@
     return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true }));
   }
 
-  function askToken() {
-    const dialog = $("token-dialog");
-    $("token-input").value = sessionStorage.getItem(TOKEN_KEY) || "";
-    dialog.returnValue = "";
-    dialog.showModal();
-  }
-
-  function setupToken() {
-    $("token-button").addEventListener("click", askToken);
-    $("token-dialog").addEventListener("close", () => {
-      if ($("token-dialog").returnValue !== "save") return;
-      const value = $("token-input").value.trim();
-      if (value) sessionStorage.setItem(TOKEN_KEY, value);
-      else sessionStorage.removeItem(TOKEN_KEY);
-      tokenPrompted = false;
-      cache.clear();
-      refresh();
-    });
-  }
 
   /** Runs a confirmed action, reports its outcome and refreshes the page's data. */
   async function act(text, okLabel, run, done) {
@@ -604,7 +579,6 @@
     }
   }
 
-  setupToken();
   if (page === "overview") setupOverview();
   refresh();
   setInterval(() => {

@@ -11,6 +11,7 @@ type Parameter = NonNullable<Operation["parameters"]>[number];
 
 /** Names the document's components use; openapi.ts defines them. */
 export const ADMIN_SCHEME = "adminToken";
+export const SESSION_SCHEME = "dashboardSession";
 
 /**
  * A JSON Schema where Elysia's `detail` types expect an OpenAPI 3.0 schema
@@ -65,17 +66,30 @@ export function errorResponses(style: ErrorStyle, byStatus: Record<number, strin
   return out;
 }
 
-/** An admin-guarded operation: the bearer token, and the guard's refusals. */
+/** An admin-guarded operation: the bearer token or the dashboard's session cookie, and the refusal without either. */
 export function admin(op: Operation): Operation {
   return {
     ...op,
-    security: [{ [ADMIN_SCHEME]: [] }],
+    security: [{ [ADMIN_SCHEME]: [] }, { [SESSION_SCHEME]: [] }],
     responses: {
       ...op.responses,
       ...errorResponses("spec", {
-        401: "Admin token missing or wrong (required off loopback or when adminToken is set)",
-        403: "Cross-origin browser request refused (loopback without a token)",
+        401: "Admin token missing or wrong: always required, on loopback too (adminToken / RELAY_ADMIN_TOKEN, else $RELAY_HOME/admin-token), or the dashboard's session cookie",
       }),
     },
   };
+}
+
+/**
+ * What the browser guard (src/surfaces/browser-guard.ts) answers before any
+ * route, in the route's error style: every route can answer 421 and 403, every
+ * POST route 415 too.
+ */
+export function guardResponses(style: ErrorStyle, post: boolean): Responses {
+  const refusals: Record<number, string> = {
+    403: "A browser request from another origin: the Origin header is neither this listener's own origin nor in server.corsOrigins",
+    421: "The Host header is not this Relay's address (DNS rebinding): on loopback, only 127.0.0.1, localhost or [::1] with this port, or a name in server.allowedHosts",
+  };
+  if (post) refusals[415] = "The body is not declared JSON: send Content-Type: application/json (or a +json type)";
+  return errorResponses(style, refusals);
 }

@@ -47,7 +47,12 @@ export const patchConfig = admin({
   requestBody: jsonRequestBody(ConfigPatch),
   responses: {
     200: jsonResponse("The new effective configuration (redacted)", ConfigPatchResult),
-    ...errorResponses("spec", { 400: "Invalid JSON, or the patch would make the configuration invalid", 409: "The config file is not valid JSON", 500: "Request body too large" }),
+    ...errorResponses("spec", {
+      400: "Invalid JSON, nested deeper than 16 levels, or the patch would make the configuration invalid",
+      403: "forbidden_setting: the patch sets, deletes or replaces a setting that is file-only (marked httpEditable: false in the config schema: vendor base URLs, secrets, listen addresses, paths); details.parameter names it",
+      409: "The config file is not valid JSON, over 1 MB or nested deeper than 32 levels",
+      413: "The patch is over 64 KB (request_too_large), or the config file it produces would be over 1 MB (config_too_large)",
+    }),
   },
 });
 

@@ -2,7 +2,7 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
 import { ASSETS } from "../../dashboard/assets.ts";
 import { DashboardLimit, DashboardLive, DashboardRunsPage, DashboardSeries, DashboardSummary, Offset, Range, RunRecord, StatusFilter } from "../../schemas.ts";
-import { type Operation, admin, errorResponses, jsonContent, pathParameter, queryParameter } from "./common.ts";
+import { type Operation, admin, errorResponses, jsonContent, jsonRequestBody, pathParameter, queryParameter } from "./common.ts";
 
 const tags = ["dashboard"];
 
@@ -15,6 +15,26 @@ const html = (summary: string): Operation => ({
 
 export const overview = html("Dashboard: traffic overview and request log");
 export const settings = html("Dashboard: settings");
+
+export const loginPage: Operation = {
+  tags,
+  summary: "Dashboard: sign in",
+  description:
+    "Open. `relay dashboard` prints a link to this page with the admin token in its fragment (`#<token>`), which browsers never send; the page's script posts it to POST /dashboard/login and removes it from the address bar. The token can also be pasted.",
+  responses: { 200: { description: "The page", content: { "text/html": { schema: { type: "string" } } } } },
+};
+
+export const login: Operation = {
+  tags,
+  summary: "Trade the admin token for this listener's session cookie",
+  description:
+    "Sets `relay_admin_<port>` (HttpOnly, SameSite=Strict, Path=/, a session cookie) holding a value derived from the token and this listener's port, never the token itself; the admin routes accept it in place of the bearer token from this listener's own pages only.",
+  requestBody: jsonRequestBody(T.Object({ token: T.String({ description: "the admin token in effect" }) }, { additionalProperties: false })),
+  responses: {
+    204: { description: "Signed in: the response carries Set-Cookie", headers: { "set-cookie": { description: "relay_admin_<port>=…; Path=/; HttpOnly; SameSite=Strict", schema: { type: "string" } } } },
+    ...errorResponses("spec", { 400: "Invalid JSON", 401: "Not this Relay's admin token" }),
+  },
+};
 
 export const asset: Operation = {
   tags,

@@ -44,6 +44,7 @@ const MODEL_ROUTE_ERRORS: Record<number, string> = {
   500: "Missing provider API key, all cascade models exhausted, request body too large",
   502: "Provider error",
   503: "Provider cooled down, or no candidate model available",
+  508: "loop_detected: the request already passed through this Relay (its x-relay-via header carries this Relay's mark): a vendor base URL points back at Relay; the message names the setting to change",
 };
 
 const modelRouteErrors = (style: ErrorStyle) => errorResponses(style, MODEL_ROUTE_ERRORS);
@@ -75,7 +76,7 @@ export const countTokens: Operation = {
     200: jsonResponse("The input token count", CountTokensResponse, {
       "x-svc-token-count": { description: "vendor or estimate", schema: { type: "string", enum: ["vendor", "estimate"] } },
     }),
-    ...errorResponses("anthropic", { 400: "Invalid request or model not found", 500: "Request body too large", 502: "Provider error" }),
+    ...errorResponses("anthropic", { 400: "Invalid request or model not found", 500: "Request body too large", 502: "Provider error", 508: MODEL_ROUTE_ERRORS[508]! }),
   },
 };
 

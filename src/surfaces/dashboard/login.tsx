@@ -1,0 +1,66 @@
+/** @jsxImportSource @kitajs/html */
+// Signing a browser in to the dashboard: the page (its script reads the token
+// from the link's fragment) and the endpoint that trades the token for this
+// listener's session cookie. Open routes: the token itself is the credential.
+import { Elysia } from "elysia";
+import type { Relay } from "../../relay.ts";
+import { adminTokenFor, sessionCookie, tokenMatches } from "../admin-auth.ts";
+import { requestInfo } from "../app.ts";
+import { parseJsonObject, readBody } from "../body.ts";
+import { HttpError } from "../http.ts";
+import { guarded, secure } from "../respond.ts";
+import { ASSET_PATHS } from "./assets.ts";
+import * as docs from "../docs/operations/dashboard.ts";
+
+function LoginPage() {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>Sign in · Relay</title>
+        <link rel="icon" href={ASSET_PATHS.icon} type="image/svg+xml" />
+        <link rel="stylesheet" href={ASSET_PATHS.appCss} />
+        <script src={ASSET_PATHS.loginJs} defer></script>
+      </head>
+      <body data-page="login">
+        <main id="main">
+          <section class="panel login" aria-labelledby="login-title">
+            <h1 id="login-title">Sign in to Relay</h1>
+            <p>
+              Run <code>relay dashboard</code> on this machine and open the link it prints, or paste the admin token (<code>RELAY_ADMIN_TOKEN</code>, else
+              the file <code>$RELAY_HOME/admin-token</code>).
+            </p>
+            <form id="login-form">
+              <label for="login-token">Admin token</label>
+              <input id="login-token" type="password" autocomplete="off" spellcheck="false" required />
+              <button type="submit" class="btn primary">Sign in</button>
+            </form>
+            <p id="login-error" class="notice bad" role="alert" hidden></p>
+          </section>
+        </main>
+      </body>
+    </html>
+  );
+}
+
+async function login(relay: Relay, request: Request): Promise<Response> {
+  const body = parseJsonObject(await readBody(request, 4096));
+  const token = adminTokenFor(request, relay.config().adminToken);
+  const access = requestInfo(request).access;
+  if (typeof body.token !== "string" || token === undefined || access === undefined || !tokenMatches(body.token.trim(), token)) {
+    throw new HttpError(401, "unauthorized", "That is not this Relay's admin token; run `relay dashboard` for a fresh sign-in link", {
+      details: { parameter: "token", expected: "the admin token" },
+    });
+  }
+  relay.log.info("dashboard signed in", { port: access.port });
+  return secure(new Response(null, { status: 204, headers: { "set-cookie": sessionCookie(token, access.port), "cache-control": "no-store" } }));
+}
+
+export function loginSurface(relay: Relay) {
+  const page = async () => secure(new Response(`<!doctype html>${await LoginPage()}`, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } }));
+  return new Elysia({ name: "dashboard-login" })
+    .get("/dashboard/login", page, { detail: docs.loginPage })
+    .post("/dashboard/login", ({ request }) => guarded(request, relay.log, () => login(relay, request)), { parse: "none", detail: docs.login });
+}
