@@ -79,6 +79,22 @@ describe("cascade (svc:cascade)", () => {
     expect(run.costUsd).toBeCloseTo(costOf(haiku, usage(100, 10)) + costOf(sonnet, usage(100, 20)), 12);
   });
 
+  // Guards against counting the served answer twice: when every later model fails, the strongest
+  // rejected answer is served, and its cost is the answer's, no longer also a rejected one's.
+  test("when the next model fails, the rejected answer is served and paid for once", async () => {
+    w.anthropic.enqueue({ text: HEDGE, usage: { input: 100, output: 10 } }, { status: 500, text: "boom" });
+    const res = await post(w.url, "/v1/chat/completions", chatBody("svc:cascade", "What is the answer?"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-svc-routed-model")).toBe("claude-haiku-4-5");
+    const haiku = w.relay.relay.catalog.resolve("claude-haiku-4-5")!;
+    const cost = costOf(haiku, { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(Number(res.headers.get("x-svc-estimated-cost"))).toBeCloseTo(cost, 6);
+    const run = (await runs(w)).find((r) => r.id === res.headers.get("x-svc-request-id"))!;
+    expect(run.inputTokens).toBe(100);
+    expect(run.outputTokens).toBe(10);
+    expect(run.costUsd).toBeCloseTo(cost, 12);
+  });
+
   test("a confident first answer is kept", async () => {
     w.anthropic.enqueue({ text: "Paris." });
     const res = await post(w.url, "/v1/chat/completions", chatBody("svc:cascade", "Capital of France?"));

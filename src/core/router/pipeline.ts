@@ -374,6 +374,7 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
 
     const answer = accepted ?? lastRejected;
     if (!answer) throw finalError(routing, failures, run);
+    if (answer === lastRejected) serveRejected(run, answer);
     run.routed = answer.model;
     const { body, headers } = jsonAnswer(deps, run, answer);
     // Built before the run is logged: if building it fails, the run records the error the client gets.
@@ -388,6 +389,19 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
     await run.settle(run.scope.aborted ? "cancelled" : "error", status, (err as Error).message);
     throw err;
   }
+}
+
+/** The strongest rejected answer is served after all: its usage and cost are the answer's now, no longer a rejected one's too. */
+function serveRejected(run: Run, answer: Answer): void {
+  const u = answer.res.usage;
+  const r = run.rejectedUsage;
+  run.rejectedUsage = {
+    inputTokens: r.inputTokens - u.inputTokens,
+    outputTokens: r.outputTokens - u.outputTokens,
+    cacheReadTokens: r.cacheReadTokens - u.cacheReadTokens,
+    cacheWriteTokens: r.cacheWriteTokens - u.cacheWriteTokens,
+  };
+  run.rejectedCost -= costOf(answer.model, u);
 }
 
 /** A successful vendor call (failures are logged as `error` events). */
