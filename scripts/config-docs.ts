@@ -9,7 +9,24 @@ type Node = Record<string, unknown> & { type?: unknown; properties?: Record<stri
 
 export function configJsonSchema(): string {
   const schema = JSON.parse(JSON.stringify(ConfigSchema)) as Record<string, unknown>;
+  optionalWhereDefaulted(schema as Node);
   return `${JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "Relay configuration", ...schema }, null, 2)}\n`;
+}
+
+/**
+ * TypeBox lists a property with a default as required (Relay fills it in before validating), but a
+ * config file may leave it out: an editor must not flag it. Only properties without a default stay required.
+ */
+function optionalWhereDefaulted(node: Node): void {
+  if (Array.isArray(node.required)) {
+    const required = (node.required as string[]).filter((key) => node.properties?.[key]?.default === undefined);
+    if (required.length) node.required = required;
+    else delete node.required;
+  }
+  for (const value of Object.values(node)) {
+    if (Array.isArray(value)) for (const item of value) if (item && typeof item === "object") optionalWhereDefaulted(item as Node);
+    if (value && typeof value === "object" && !Array.isArray(value)) optionalWhereDefaulted(value as Node);
+  }
 }
 
 function typeName(n: Node): string {

@@ -66,6 +66,8 @@ const ProviderSettings = T.Object(
 
 export const ConfigSchema = T.Object(
   {
+    // Editors find the schema through this member (README, "Configuration"); Relay ignores it.
+    $schema: T.Optional(T.String({ description: "the editor schema's location, e.g. ./schema/config.schema.json; ignored by Relay" })),
     server: T.Object(
       {
         host: T.String({ default: "127.0.0.1", description: "proxy listen address (env RELAY_HOST, flag --host)", ...fileOnly("listen") }),

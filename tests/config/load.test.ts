@@ -27,6 +27,19 @@ function loadError(run: () => unknown): ConfigError {
   throw new Error("expected a ConfigError");
 }
 
+describe("the editor schema", () => {
+  // Guards the README's advice: a file that names its schema, and sets only a few keys, loads and is
+  // not flagged by an editor (only keys without a default are required there).
+  test("a config file may carry $schema and leave out every key that has a default", async () => {
+    const file = configFile({ $schema: "./schema/config.schema.json", logLevel: "warn" });
+    expect(loadConfig({ file, env: {} }).config.logLevel).toBe("warn");
+    const schema = await Bun.file(join(import.meta.dir, "../../schema/config.schema.json")).json();
+    expect(schema.required).toBeUndefined();
+    expect(schema.properties.server.required).toBeUndefined();
+    expect(schema.properties.models.items.required).toEqual(["id", "provider"]);
+  });
+});
+
 describe("layering", () => {
   const file = configFile({ server: { port: 5000, host: "127.0.0.2" }, logLevel: "warn", limits: { rpmDefault: 7 } });
 
