@@ -1,5 +1,5 @@
 // What Relay's request thread allocates per request, by JavaScriptCore cell
-// type, counted rather than timed: the in-process stack of request-path.ts
+// type, counted rather than timed: the in-process stack
 // (bench/lib/in-process.ts), a full collection, then a window of requests too
 // short for the collector to run, and the heap's object counts before and after
 // (dead cells stay counted until the collector runs). Counts are deterministic

@@ -1,7 +1,7 @@
-// Garbage collection under load: the floor, the skeleton (bench/skeleton.ts)
-// and Relay with every feature on, behind one fake vendor, each run with
-// BUN_JSC_logGC=1 so that JavaScriptCore logs every collection to a file of
-// its own, and driven by wrk in alternating slices. For each process and heap
+// Garbage collection under load: the floor and Relay with every feature on,
+// behind the case's fake vendor, each run with BUN_JSC_logGC=1 so that
+// JavaScriptCore logs every collection to a file of its own, and driven by wrk
+// in alternating slices. For each process and heap
 // (the main thread's, and a worker's: the run-log writer's) it prints the
 // collections during the measured slices, their mean and longest
 // stop-the-world pause, and the pause time per request; a young collection's
@@ -12,10 +12,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { casesNamed } from "./lib/cases.ts";
+import { type Call, casesNamed, checkOnce, type RatioCase } from "./lib/cases.ts";
 import { parseGcLog, summarise } from "./lib/gc-log.ts";
 import { stopAll, stopAllOnSignals } from "./lib/procs.ts";
-import { type ContenderName, startThreeWay, type Contender as Started } from "./lib/three-way.ts";
+import { startFake, startFloor, startRelay, type Target } from "./lib/stack.ts";
+import { STREAM_CHUNKS } from "./lib/vendor-frames.ts";
 import { assertWrkInstalled, runWrk } from "./lib/wrk.ts";
 
 const { values } = parseArgs({
@@ -30,7 +31,11 @@ const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 
-interface Contender extends Started {
+interface Contender {
+  name: "floor" | "relay";
+  target: Target;
+  /** What it is sent: the case's floor request, or its Relay request for Relay. */
+  call: Call;
   log: string;
   /** The collection log written during the measured slices. */
   measured: string;
@@ -64,15 +69,36 @@ function report(c: Contender): void {
   }
 }
 
+/** The case's fake vendor, the floor and Relay, each logging its collections to a file of its own, checked once before any load. */
+async function startPair(c: RatioCase): Promise<{ contenders: Contender[]; stop(): Promise<void> }> {
+  const vendor = await startFake(c.vendor, { chunks: STREAM_CHUNKS });
+  const log = (name: string) => join(dir, `${c.id}-${name}.log`);
+  const [floor, relay] = await Promise.all([
+    startFloor(vendor.url, { gcLog: log("floor") }),
+    startRelay({ openai: vendor.url, anthropic: vendor.url, gcLog: log("relay") }),
+  ]);
+  const contenders: Contender[] = [
+    { name: "floor", target: floor, call: c.floor, log: log("floor"), measured: "", requests: 0 },
+    { name: "relay", target: relay, call: c.relay, log: log("relay"), measured: "", requests: 0 },
+  ];
+  const stop = async (): Promise<void> => void (await Promise.all([floor.stop(), relay.stop(), vendor.stop()]));
+  try {
+    for (const one of contenders) await checkOnce(one.target.url, one.call, `case ${c.id} via the ${one.name}`);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { contenders, stop };
+}
+
 assertWrkInstalled();
 stopAllOnSignals();
 const dir = mkdtempSync(join(tmpdir(), "relay-gc-"));
 try {
   for (const c of casesNamed(values.cases)) {
-    const logs: Partial<Record<ContenderName, string>> = { floor: join(dir, `${c.id}-floor.log`), skeleton: join(dir, `${c.id}-skeleton.log`), relay: join(dir, `${c.id}-relay.log`) };
-    const stack = await startThreeWay(c, { gcLogs: logs });
+    const stack = await startPair(c);
     try {
-      const contenders: Contender[] = stack.contenders.map((one) => ({ ...one, log: logs[one.name]!, measured: "", requests: 0 }));
+      const { contenders } = stack;
       for (const one of contenders) await slice(one, 2, false);
       for (let i = 0; i < ROUNDS; i++) for (const one of contenders) await slice(one, SECONDS, true);
       console.log(`${c.id}. ${c.title}: ${ROUNDS} rounds of ${SECONDS} s slices, ${CONNECTIONS} connections`);

@@ -6,10 +6,10 @@
 //      usage, a stop reason or an error are decoded for telemetry).
 // Run: node_modules/.bin/bun bench/translate.ts
 
-import { anthropicCodec } from "../src/core/formats/anthropic/index.ts";
-import { openaiCodec } from "../src/core/formats/openai/index.ts";
-import type { RawStreamEvent } from "../src/core/formats/types.ts";
-import { SseParser } from "../src/core/formats/sse.ts";
+import { codecFor, SseParser, type RawStreamEvent } from "../src/index.ts";
+
+const anthropicCodec = codecFor("anthropic");
+const openaiCodec = codecFor("openai");
 
 const STREAM_EVENTS = 500;
 const WARM_MS = 400;

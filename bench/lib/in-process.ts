@@ -1,15 +1,12 @@
-// Relay's real app handler in this process, without sockets: the same
-// buildFetch `relay start` serves (SQLite run log on its writer thread, limits
-// on as in bench/run.ts, access log lines built but not written), with every
-// vendor call answered in-process by the load bench's fake answer. Used by the
-// in-process benches (request-path.ts for CPU, alloc.ts for allocations).
+// Relay's real app handler in this process, without sockets: startRelay, the
+// app `relay start` serves (SQLite run log on its writer thread, limits on as in
+// bench/run.ts, access log lines built but not written), with every vendor call
+// answered in-process by the load bench's fake answer. Used by the in-process
+// benches (alloc.ts for allocations, request-io.ts for disk writes).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config/load.ts";
-import { createLogger } from "../../src/core/log.ts";
-import { Relay } from "../../src/relay.ts";
-import { buildFetch } from "../../src/surfaces/index.ts";
+import { startRelay } from "../../src/index.ts";
 import { BENCH_CONFIG } from "./stack.ts";
 import { vendorFrames } from "./vendor-frames.ts";
 
@@ -82,8 +79,7 @@ export async function startInProcess(opts: InProcessOptions): Promise<InProcessR
   const file = join(home, "config.json");
   writeFileSync(file, JSON.stringify({ ...config, pluginsDirs: [join(home, "plugins")] }));
   const env = { RELAY_HOME: home, OPENAI_BASE_URL: `${VENDOR_ORIGIN}/v1`, OPENAI_API_KEY: "x", ANTHROPIC_BASE_URL: VENDOR_ORIGIN, ANTHROPIC_API_KEY: "x" };
-  const relay = await Relay.create({ loaded: loadConfig({ file, env }), env, log: createLogger("info", () => {}) });
-  const handle = buildFetch(relay, "start");
+  const relay = await startRelay({ configFile: file, env, logSink: () => {} });
 
   const streamBody = new TextEncoder().encode(vendorFrames(opts.vendor, model).join(""));
   const vendorAnswer = (): Response =>
@@ -106,7 +102,7 @@ export async function startInProcess(opts: InProcessOptions): Promise<InProcessR
   const headers = { "content-type": "application/json", "content-length": String(body.length) };
 
   async function one(): Promise<void> {
-    const res = await handle(new Request("http://127.0.0.1:4100/v1/chat/completions", { method: "POST", headers, body }));
+    const res = await relay.fetch(new Request("http://127.0.0.1:4100/v1/chat/completions", { method: "POST", headers, body }));
     if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
     await res.text();
   }

@@ -34,19 +34,8 @@ export interface GcLogOption {
 const gcLogging = (opts: GcLogOption): [Record<string, string>, { stderrPath?: string }] =>
   opts.gcLog === undefined ? [{}, {}] : [{ BUN_JSC_logGC: "1" }, { stderrPath: opts.gcLog }];
 
-/** `tap`: the floor that reads streams in JavaScript (bench/floor.ts --tap, for bench/pump.ts). */
-export async function startFloor(upstream: string, opts: { tap?: boolean } & GcLogOption = {}): Promise<Target> {
-  const tap = opts.tap ? ["--tap"] : [];
-  return listening(spawnChild(opts.tap ? "tap" : "floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream, ...tap], ...gcLogging(opts)));
-}
-
-/**
- * The least a gateway with Relay's guarantees does (bench/skeleton.ts), for bench/ceiling.ts;
- * `features`: with the work every case switches on as well (bench/skeleton.ts --features).
- */
-export async function startSkeleton(upstream: string, opts: { features?: boolean } & GcLogOption = {}): Promise<Target> {
-  const features = opts.features ? ["--features"] : [];
-  return listening(spawnChild(opts.features ? "features" : "skeleton", [BUN, join(ROOT, "bench/skeleton.ts"), "--upstream", upstream, ...features], ...gcLogging(opts)));
+export async function startFloor(upstream: string, opts: GcLogOption = {}): Promise<Target> {
+  return listening(spawnChild("floor", [BUN, join(ROOT, "bench/floor.ts"), "--upstream", upstream], ...gcLogging(opts)));
 }
 
 async function listening(child: Child): Promise<Target> {

@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { ChatRequest, TextBlock, ToolDefinition, Tier } from "../../src/plugin/api.ts";
+import type { ChatRequest, TextBlock, ToolDefinition, Tier } from "../../src/index.ts";
 
 export interface LabelledPrompt {
   id: string;

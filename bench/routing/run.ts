@@ -4,8 +4,7 @@
 // Run: node_modules/.bin/bun bench/routing/run.ts
 
 import { calcPrice } from "@pydantic/genai-prices";
-import type { ChatRequest, Tier } from "../../src/plugin/api.ts";
-import { scoreRequest } from "../../src/strategies/complexity/score.ts";
+import { scoreRequest, type ChatRequest, type Tier } from "../../src/index.ts";
 import { loadDataset, type LabelledPrompt } from "./dataset.ts";
 
 const TIERS: Tier[] = ["simple", "moderate", "complex"];

@@ -138,7 +138,7 @@ export function bindableRows(tuples: RunRowTuple[], from: number, count: number,
 
 /**
  * JSON text of a JSON column's value. Most runs have no reasons and no metadata: their text is known
- * without a stringify (~0.15 µs a run on the writer thread, bench/run-log.ts).
+ * without a stringify (~0.15 µs a run on the writer thread, measured with bench/run-log.ts, since removed).
  */
 function jsonText(v: RunRowTuple[number]): string {
   if (Array.isArray(v)) {
