@@ -3,7 +3,7 @@
 import { dirname, join } from "node:path";
 import { installId } from "./config/install-id.ts";
 import { dataDir, pluginDirs, relayHome } from "./config/paths.ts";
-import { loadConfig, type LoadedConfig } from "./config/load.ts";
+import { ConfigError, loadConfig, type LoadedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import { Catalog } from "./core/catalog/catalog.ts";
 import { ControlState } from "./core/control.ts";
@@ -17,6 +17,7 @@ import { LoopGuard } from "./core/router/loop-guard.ts";
 import { RunWriter } from "./core/telemetry/writer.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
 import { loadPlugins } from "./plugin/host.ts";
+import { checkStrategyOptions, describeProblem, vetPluginOptions } from "./plugin/options.ts";
 import { Registry } from "./plugin/registry.ts";
 import { builtinProviders } from "./providers/index.ts";
 import { watchPaths } from "./runtime/fs.ts";
@@ -87,7 +88,12 @@ export class Relay implements RouterDeps {
         ? await openStore({ driver: "postgres", url: requirePostgresUrl(c) })
         : await openStore({ driver: "sqlite", path: join(dataDir(c, opts.env), "relay.db"), onError: (message) => opts.log.warn(message) });
     const relay = new Relay(opts.loaded, opts.env, opts.log, store, opts.clock ?? systemClock);
-    await relay.loadUserPlugins();
+    // Invalid strategy options stop the start: served, they would fail every request that uses them.
+    const problems = await relay.loadUserPlugins();
+    if (problems.length) {
+      await relay.close();
+      throw new ConfigError(`config file ${opts.loaded.file}: ${problems.join("; ")}`);
+    }
     // Not awaited: after a long stop there can be days of runs to delete, and the store deletes them
     // off the request thread, so the server can listen meanwhile.
     void relay.prune();
@@ -98,21 +104,40 @@ export class Relay implements RouterDeps {
     return this.loaded.config;
   }
 
-  /** Load (or reload) user plugins into a fresh registry of built-ins, then swap it in. */
-  async loadUserPlugins(version = 0): Promise<void> {
-    const dirs = pluginDirs(this.config(), this.env);
-    const result = await loadPlugins(dirs, version);
+  /**
+   * Load (or reload) user plugins into a fresh registry of built-ins, then swap it in. A strategy
+   * plugin whose configured options fail its schema is reported failed and left out. Returns the
+   * options problems; when the registry as a whole still has some (a built-in is back in place of a
+   * left-out plugin and the options are not its), the running registry is kept.
+   */
+  async loadUserPlugins(version = 0): Promise<string[]> {
+    const strategies = this.config().routing.strategies;
+    const { loaded, failed, refused } = vetPluginOptions(await loadPlugins(pluginDirs(this.config(), this.env), version), strategies);
     const registry = new Registry();
     for (const p of builtinProviders) registry.register(p, "builtin");
     for (const s of builtinStrategies) registry.register(s, "builtin");
-    for (const { file, plugin } of result.loaded) {
+    for (const { file, plugin } of loaded) {
       const replaced = registry.register(plugin, file);
       this.log.info("plugin loaded", { file, kind: plugin.kind, name: plugin.name, ...(replaced ? { replaced } : {}) });
     }
-    for (const f of result.failed) this.log.error("plugin failed to load", { file: f.file, error: f.error });
-    this.plugins = result;
+    for (const f of failed) this.log.error("plugin failed to load", { file: f.file, error: f.error });
+    const remaining = this.strategyOptionsProblems(strategies, registry);
+    if (remaining.length) {
+      // At start (version 0) the caller fails the start with these problems instead.
+      if (version > 0) this.log.error("plugins not reloaded: the strategy options do not fit them; keeping the running plugins", { problems: remaining });
+      return remaining;
+    }
+    this.plugins = { loaded, failed };
     this.registry = registry;
     this.catalogCache = undefined;
+    return refused;
+  }
+
+  /** Options problems of `registry`'s strategies; configured options no loaded strategy has are logged, as they go unused. */
+  private strategyOptionsProblems(strategies: Config["routing"]["strategies"], registry: Registry): string[] {
+    const { problems, unused } = checkStrategyOptions(strategies, registry);
+    if (unused.length) this.log.warn("options are configured for strategies that are not loaded; they are unused", { strategies: unused.map((n) => `routing.strategies.${n}`) });
+    return problems.map(describeProblem);
   }
 
   /** Load lazily-built data while idle so the first request does not pay for it. */
@@ -150,6 +175,8 @@ export class Relay implements RouterDeps {
     try {
       const next = loadConfig({ file: this.loaded.file, env: this.env, flags: this.loaded.flags });
       if (JSON.stringify(next.config) === JSON.stringify(this.config())) return;
+      const problems = this.strategyOptionsProblems(next.config.routing.strategies, this.registry);
+      if (problems.length) throw new ConfigError(`config file ${next.file}: ${problems.join("; ")}`);
       this.applyConfig(next);
       this.log.info("config reloaded", { file: next.file });
     } catch (e) {

@@ -2,14 +2,19 @@
 // registers that module at runtime, so a plugin file needs no node_modules.
 // Built-in providers and strategies are written against exactly this API.
 
+import type { TSchema } from "@sinclair/typebox";
 import type {
   ChatRequest,
   ChatResponse,
   WireFormat,
 } from "../core/ir.ts";
+import { optionsSchema } from "./options.ts";
 
 export type { ChatRequest, ChatResponse, WireFormat } from "../core/ir.ts";
 export type * from "../core/ir.ts";
+/** TypeBox, for options schemas: a plugin file gets it from `relay/plugin` and needs no `node_modules`. */
+export { Type } from "@sinclair/typebox";
+export type { Static, TSchema } from "@sinclair/typebox";
 
 export type Tier = "simple" | "moderate" | "complex";
 
@@ -95,9 +100,12 @@ export interface RouteInput {
   headers: Headers;
 }
 
-export interface StrategyContext {
-  /** This strategy's options from config (`routing.strategies.<name>`). */
-  options: Record<string, unknown>;
+export interface StrategyContext<O = Record<string, unknown>> {
+  /**
+   * This strategy's options from config (`routing.strategies.<name>`; `{}` when none are set), which
+   * passed the plugin's `options` schema and `checkOptions`. Relay fills in no defaults.
+   */
+  options: O;
   catalog: CatalogView;
   /** False while a provider is cooled down or has no credentials. */
   isAvailable(model: ModelInfo): boolean;
@@ -122,13 +130,29 @@ export interface Verdict {
   reason?: string;
 }
 
-export interface StrategyPlugin {
+/**
+ * `O` is the options' type, e.g. `Static<typeof MyOptions>`: declare `plan(input, ctx: StrategyContext<O>)`
+ * and `ctx.options` is typed.
+ */
+export interface StrategyPlugin<O = Record<string, unknown>> {
   kind: "strategy";
   name: string;
   description?: string;
   /** Virtual model names this strategy answers to, e.g. `svc:auto`. */
   models?: string[];
-  plan(input: RouteInput, ctx: StrategyContext): RoutePlan | Promise<RoutePlan>;
+  /**
+   * Schema of this strategy's options: a TypeBox schema (`Type` from `relay/plugin`) or plain JSON
+   * Schema (types, properties, required, additionalProperties, items, enum, const, anyOf, and the
+   * length, size and range keywords; others are refused at load). Relay checks the configured options
+   * at start (a failure stops the start, naming the path), on config reload (the running config is
+   * kept), on `POST /control/config` (400 `invalid_config` naming the path) and on plugin reload (the
+   * plugin is reported failed), so `plan` only sees options that passed. Without a schema, options are
+   * handed over unchecked. A plugin replacing a built-in also receives the built-in's default options.
+   */
+  options?: TSchema | Record<string, unknown>;
+  /** What the schema cannot express (e.g. one option below another): the problem, or undefined. Runs after the schema passes. */
+  checkOptions?(options: O): string | undefined;
+  plan(input: RouteInput, ctx: StrategyContext<O>): RoutePlan | Promise<RoutePlan>;
   /** Cascade: judge a complete answer; `accept: false` escalates to the next candidate. */
   judge?(res: ChatResponse, req: ChatRequest): Verdict;
 }
@@ -143,8 +167,12 @@ export function definePlugin<P extends RelayPlugin>(plugin: P): P {
   if (!KINDS.has(plugin.kind)) throw new TypeError(`plugin kind must be "provider" or "strategy", got ${JSON.stringify(plugin.kind)}`);
   if (typeof plugin.name !== "string" || !/^[a-z0-9][a-z0-9_-]*$/i.test(plugin.name))
     throw new TypeError(`plugin name must be a non-empty identifier, got ${JSON.stringify(plugin.name)}`);
-  if (plugin.kind === "strategy" && typeof plugin.plan !== "function")
-    throw new TypeError(`strategy "${plugin.name}" must have a plan() function`);
+  if (plugin.kind === "strategy") {
+    if (typeof plugin.plan !== "function") throw new TypeError(`strategy "${plugin.name}" must have a plan() function`);
+    if (plugin.checkOptions !== undefined && typeof plugin.checkOptions !== "function")
+      throw new TypeError(`strategy "${plugin.name}": checkOptions must be a function`);
+    optionsSchema(plugin); // a schema Relay cannot check fails the load, not the first check
+  }
   if (plugin.kind === "provider") {
     if (typeof plugin.request !== "function") throw new TypeError(`provider "${plugin.name}" must have a request() function`);
     if (!["openai", "anthropic", "gemini", "ollama"].includes(plugin.format))

@@ -2,7 +2,7 @@
 // list is read off the schema, so a setting marked later is covered here too), ordinary settings
 // still patch, and a patch is bounded in size and depth, and so is the file it produces.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { markedSettings } from "../../src/config/http-editable.ts";
 import { startRelay, type TestRelay } from "../helpers/relay.ts";
@@ -14,6 +14,14 @@ let file: string;
 beforeAll(async () => {
   relay = await startRelay({ env: { RELAY_ADMIN_TOKEN: ADMIN }, config: { providers: { anthropic: { enabled: true } } } });
   file = join(relay.home, "config.json");
+  // The bounds tests nest free-form options under routing.strategies.probe. Since issue 35 a patch may set
+  // options only for a loaded strategy, so `probe` is one, without an options schema (anything goes).
+  mkdirSync(join(relay.home, "plugins"), { recursive: true });
+  writeFileSync(
+    join(relay.home, "plugins", "probe.js"),
+    `export default { kind: "strategy", name: "probe", plan: () => ({ candidates: [], mode: "fallback", reasons: [] }) };\n`,
+  );
+  await relay.relay.loadUserPlugins(1);
 });
 afterAll(() => relay.stop());
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { ChatRequest, ChatResponse, ContentBlock, StopReason } from "../../src/plugin/api.ts";
 import { emptyUsage } from "../../src/core/ir.ts";
 import cascade from "../../src/strategies/cascade/index.ts";
+import { strategyOptionsProblem } from "../../src/plugin/options.ts";
 import { judge } from "../../src/strategies/cascade/judge.ts";
 import { CATALOG, chat, fakeContext, model, routeInput } from "./fakes.ts";
 
@@ -101,10 +102,10 @@ describe("cascade plugin", () => {
     expect(result.reasons).toContain("needs: vision");
   });
 
+  // Checked when options come into force (start, reload, /control/config), not per request: tests/plugins/options.test.ts.
   test("invalid options fail with a message naming the option", () => {
-    expect(() => cascade.plan(routeInput("svc:cascade", PLAIN), fakeContext(CATALOG, { chain: [] }))).toThrow("options.chain");
-    expect(() => cascade.plan(routeInput("svc:cascade", PLAIN), fakeContext(CATALOG, { maxEscalations: -1 }))).toThrow(
-      "options.maxEscalations",
-    );
+    expect(strategyOptionsProblem(cascade, { chain: [] })?.path).toBe("routing.strategies.cascade.chain");
+    expect(strategyOptionsProblem(cascade, { maxEscalations: -1 })?.path).toBe("routing.strategies.cascade.maxEscalations");
+    expect(strategyOptionsProblem(cascade, { chain: 5 })).toEqual({ path: "routing.strategies.cascade.chain", message: "expected array" });
   });
 });

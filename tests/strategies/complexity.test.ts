@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import complexity from "../../src/strategies/complexity/index.ts";
+import { strategyOptionsProblem } from "../../src/plugin/options.ts";
 import { CATALOG, chat, fakeContext, model, routeInput } from "./fakes.ts";
 
 const WEATHER_TOOL = { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } };
@@ -121,8 +122,12 @@ describe("complexity plugin", () => {
     expect(second.candidates[0]).toBe("anthropic:claude-opus-4-5");
   });
 
+  // Checked when options come into force (start, reload, /control/config), not per request: tests/plugins/options.test.ts.
   test("invalid options fail with a message naming the option", () => {
-    expect(() => plan("svc:auto", chat("hi"), CATALOG, { tiers: { simple: 3 } })).toThrow("options.tiers.simple");
-    expect(() => plan("svc:auto", chat("hi"), CATALOG, { thresholds: { moderate: 5, complex: 1 } })).toThrow("thresholds");
+    expect(strategyOptionsProblem(complexity, { tiers: { simple: 3 } })?.path).toBe("routing.strategies.complexity.tiers.simple");
+    expect(strategyOptionsProblem(complexity, { thresholds: { moderate: 5, complex: 1 } })?.message).toContain("thresholds");
+    // The rule the schema cannot express holds against the defaults too (complex defaults to 3.5).
+    expect(strategyOptionsProblem(complexity, { thresholds: { moderate: 5 } })?.message).toBe("thresholds.moderate (5) must not exceed thresholds.complex (3.5)");
+    expect(strategyOptionsProblem(complexity, { thresholds: { moderate: 2 } })).toBeUndefined();
   });
 });

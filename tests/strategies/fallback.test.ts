@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fallback from "../../src/strategies/fallback/index.ts";
+import { strategyOptionsProblem } from "../../src/plugin/options.ts";
 import { CATALOG, chat, fakeContext, routeInput } from "./fakes.ts";
 
 const plan = (requested: string, ...ctx: Parameters<typeof fakeContext>) =>
@@ -56,8 +57,10 @@ describe("fallback plugin", () => {
     expect(result.candidates).toEqual(["mystery-model", "gpt-5"]);
   });
 
+  // Checked when options come into force (start, reload, /control/config), not per request: tests/plugins/options.test.ts.
   test("invalid options fail with a message naming the option", () => {
-    expect(() => plan("gpt-5", CATALOG, { chains: { "gpt-5": "gpt-5-mini" } })).toThrow('options.chains["gpt-5"]');
-    expect(() => plan("gpt-5", CATALOG, { default: [1] })).toThrow("options.default");
+    expect(strategyOptionsProblem(fallback, { chains: { "gpt-5": "gpt-5-mini" } })?.path).toBe("routing.strategies.fallback.chains.gpt-5");
+    expect(strategyOptionsProblem(fallback, { chains: { "gpt-4.1": ["x", 1] } })?.path).toBe('routing.strategies.fallback.chains["gpt-4.1"][1]');
+    expect(strategyOptionsProblem(fallback, { default: [1] })?.path).toBe("routing.strategies.fallback.default[0]");
   });
 });

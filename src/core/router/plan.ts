@@ -98,7 +98,8 @@ export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise
   if (input.request.stream && strategy.name === "cascade") strategy = deps.registry.strategies.get("complexity") ?? strategy;
 
   const ctx: StrategyContext = {
-    options: config.routing.strategies[strategy.name] ?? emptyOptionsOf(strategy),
+    // An own property only, as src/plugin/options.ts checks: a strategy named `constructor` gets its options, not Object's.
+    options: Object.hasOwn(config.routing.strategies, strategy.name) ? config.routing.strategies[strategy.name]! : emptyOptionsOf(strategy),
     catalog: deps.catalog,
     isAvailable: (m) => isAvailable(deps, m, input) && (!input.anthropicOnly || m.provider === "anthropic"),
     estimateTokens: neutralEstimate,

@@ -1,7 +1,7 @@
 // Cascade routing: `svc:cascade` tries the chain cheapest first and lets the router
 // escalate when an answer fails or `judge` finds it unusable.
 
-import { definePlugin } from "../../plugin/api.ts";
+import { definePlugin, type Static, Type } from "../../plugin/api.ts";
 import type { RouteInput, RoutePlan, StrategyContext } from "../../plugin/api.ts";
 import { DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, usableModels } from "../complexity/candidates.ts";
 import { judge } from "./judge.ts";
@@ -9,27 +9,22 @@ import { judge } from "./judge.ts";
 const DEFAULT_CHAIN = [DEFAULT_TIER_MODELS.simple, DEFAULT_TIER_MODELS.moderate, DEFAULT_TIER_MODELS.complex];
 const DEFAULT_MAX_ESCALATIONS = 2;
 
-interface CascadeOptions {
-  chain: string[];
-  maxEscalations: number;
-}
+const CascadeOptions = Type.Object(
+  {
+    chain: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: "model names, cheapest first" })),
+    maxEscalations: Type.Optional(Type.Integer({ minimum: 0, description: "how many times a request may move up the chain" })),
+  },
+  { additionalProperties: false },
+);
+type CascadeOptions = Static<typeof CascadeOptions>;
 
-function readOptions(options: Record<string, unknown>): CascadeOptions {
-  const { chain = DEFAULT_CHAIN, maxEscalations = DEFAULT_MAX_ESCALATIONS } = options;
-  if (!Array.isArray(chain) || chain.length === 0 || !chain.every((n) => typeof n === "string" && n))
-    throw new TypeError("cascade: options.chain must be a non-empty list of model names");
-  if (typeof maxEscalations !== "number" || !Number.isInteger(maxEscalations) || maxEscalations < 0)
-    throw new TypeError("cascade: options.maxEscalations must be a non-negative integer");
-  return { chain, maxEscalations };
-}
-
-function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
-  const opts = readOptions(ctx.options);
+function plan(input: RouteInput, ctx: StrategyContext<CascadeOptions>): RoutePlan {
+  const { chain = DEFAULT_CHAIN, maxEscalations = DEFAULT_MAX_ESCALATIONS } = ctx.options;
   const needs = requiredCapabilities(input.request);
-  const candidates = usableModels(opts.chain, needs, ctx.catalog, ctx.isAvailable).map(modelRef);
-  const reasons = [`cascade over ${candidates.length} of ${opts.chain.length} chain models`];
+  const candidates = usableModels(chain, needs, ctx.catalog, ctx.isAvailable).map(modelRef);
+  const reasons = [`cascade over ${candidates.length} of ${chain.length} chain models`];
   if (needs.length) reasons.push(`needs: ${needs.join(", ")}`);
-  return { candidates, mode: "cascade", maxEscalations: opts.maxEscalations, reasons };
+  return { candidates, mode: "cascade", maxEscalations, reasons };
 }
 
 export default definePlugin({
@@ -37,6 +32,7 @@ export default definePlugin({
   name: "cascade",
   description: "Tries a chain of models cheapest first, escalating on failures and uncertain answers",
   models: ["svc:cascade"],
+  options: CascadeOptions,
   plan,
   judge,
 });

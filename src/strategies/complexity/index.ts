@@ -1,7 +1,7 @@
 // Complexity-based routing: `svc:auto` scores the request and picks a tier's model;
 // `svc:fast`, `svc:best` and `svc:cheap` pin the choice without scoring.
 
-import { definePlugin } from "../../plugin/api.ts";
+import { definePlugin, type Static, Type } from "../../plugin/api.ts";
 import type { CatalogView, ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
 import { covers, DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, type Need } from "./candidates.ts";
 import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
@@ -11,39 +11,34 @@ const TIERS: readonly Tier[] = ["simple", "moderate", "complex"];
 // A Map: it is looked up by the client's model name, which may be `constructor`.
 const PINNED_TIER: ReadonlyMap<string, Tier> = new Map([["svc:fast", "simple"], ["svc:best", "complex"]]);
 
+const ModelName = Type.String({ minLength: 1 });
+const Threshold = Type.Number({ description: "score at or above which a request is in this tier" });
+const ComplexityOptionsSchema = Type.Object(
+  {
+    tiers: Type.Optional(
+      Type.Object({ simple: Type.Optional(ModelName), moderate: Type.Optional(ModelName), complex: Type.Optional(ModelName) }, { additionalProperties: false }),
+    ),
+    thresholds: Type.Optional(Type.Object({ moderate: Type.Optional(Threshold), complex: Type.Optional(Threshold) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+type Configured = Static<typeof ComplexityOptionsSchema>;
+
+/** The options with every default filled in. */
 interface ComplexityOptions {
   tiers: Record<Tier, string>;
   thresholds: Thresholds;
 }
 
-function readOptions(options: Record<string, unknown>): ComplexityOptions {
-  const tiers = { ...DEFAULT_TIER_MODELS };
-  const rawTiers = options.tiers;
-  if (rawTiers !== undefined) {
-    if (typeof rawTiers !== "object" || rawTiers === null) throw new TypeError("complexity: options.tiers must be an object");
-    for (const tier of TIERS) {
-      const name = (rawTiers as Record<string, unknown>)[tier];
-      if (name === undefined) continue;
-      if (typeof name !== "string" || !name) throw new TypeError(`complexity: options.tiers.${tier} must be a model name`);
-      tiers[tier] = name;
-    }
-  }
-  const thresholds = { ...DEFAULT_THRESHOLDS };
-  const rawThresholds = options.thresholds;
-  if (rawThresholds !== undefined) {
-    if (typeof rawThresholds !== "object" || rawThresholds === null)
-      throw new TypeError("complexity: options.thresholds must be an object");
-    for (const key of ["moderate", "complex"] as const) {
-      const value = (rawThresholds as Record<string, unknown>)[key];
-      if (value === undefined) continue;
-      if (typeof value !== "number" || !Number.isFinite(value))
-        throw new TypeError(`complexity: options.thresholds.${key} must be a number`);
-      thresholds[key] = value;
-    }
-    if (thresholds.moderate > thresholds.complex)
-      throw new TypeError("complexity: options.thresholds.moderate must not exceed thresholds.complex");
-  }
-  return { tiers, thresholds };
+const withDefaults = (o: Configured): ComplexityOptions => ({
+  tiers: { ...DEFAULT_TIER_MODELS, ...o.tiers },
+  thresholds: { ...DEFAULT_THRESHOLDS, ...o.thresholds },
+});
+
+/** The one rule the schema cannot express. */
+function checkOptions(o: Configured): string | undefined {
+  const { moderate, complex } = withDefaults(o).thresholds;
+  return moderate > complex ? `thresholds.moderate (${moderate}) must not exceed thresholds.complex (${complex})` : undefined;
 }
 
 /** A routable model with its ref, so a plan builds no strings for it. */
@@ -128,10 +123,10 @@ function needsReason(needs: Need[]): string[] {
   return needs.length ? [`needs: ${needs.join(", ")}`] : [];
 }
 
-// Config is replaced whole on change, so each options object is validated once.
-const optionsOf = oncePer(readOptions);
+// Config is replaced whole on change, so each options object gets its defaults once.
+const optionsOf = oncePer(withDefaults);
 
-function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
+function plan(input: RouteInput, ctx: StrategyContext<Configured>): RoutePlan {
   const opts = optionsOf(ctx.options);
   const needs = requiredCapabilities(input.request);
   const model = input.requestedModel;
@@ -161,5 +156,7 @@ export default definePlugin({
   name: "complexity",
   description: "Scores each request and routes it to the simple, moderate or complex tier's model",
   models: ["svc:auto", "svc:fast", "svc:cheap", "svc:best"],
+  options: ComplexityOptionsSchema,
+  checkOptions,
   plan,
 });

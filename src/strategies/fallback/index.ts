@@ -2,35 +2,26 @@
 // configured backups. Unavailable models are moved to the end rather than dropped,
 // so the router can still try them (or report why) when nothing else is left.
 
-import { definePlugin } from "../../plugin/api.ts";
+import { definePlugin, type Static, Type } from "../../plugin/api.ts";
 import type { RouteInput, RoutePlan, StrategyContext } from "../../plugin/api.ts";
 import { modelRef } from "../complexity/candidates.ts";
-import { oncePer } from "../once-per.ts";
 
-interface FallbackOptions {
-  chains: Record<string, string[]>;
-  default: string[];
-}
+const ModelNames = Type.Array(Type.String({ minLength: 1 }));
+const FallbackOptions = Type.Object(
+  {
+    chains: Type.Optional(Type.Record(Type.String(), ModelNames, { description: "model name → the models to try after it" })),
+    default: Type.Optional(ModelNames),
+  },
+  { additionalProperties: false },
+);
+type FallbackOptions = Static<typeof FallbackOptions>;
 
-const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((n) => typeof n === "string" && n);
+const NO_CHAINS: Readonly<Record<string, string[]>> = Object.freeze({});
 
-function readOptions(options: Record<string, unknown>): FallbackOptions {
-  const { chains = {}, default: fallbackDefault = [] } = options;
-  if (typeof chains !== "object" || chains === null || Array.isArray(chains))
-    throw new TypeError("fallback: options.chains must map model names to lists of model names");
-  for (const [model, chain] of Object.entries(chains))
-    if (!isNameList(chain)) throw new TypeError(`fallback: options.chains["${model}"] must be a list of model names`);
-  if (!isNameList(fallbackDefault)) throw new TypeError("fallback: options.default must be a list of model names");
-  return { chains: chains as Record<string, string[]>, default: fallbackDefault };
-}
-
-// Config is replaced whole on change, so each options object is validated once.
-const optionsOf = oncePer(readOptions);
-
-function plan(input: RouteInput, ctx: StrategyContext): RoutePlan {
-  const opts = optionsOf(ctx.options);
+function plan(input: RouteInput, ctx: StrategyContext<FallbackOptions>): RoutePlan {
+  const { chains = NO_CHAINS, default: backups = NONE } = ctx.options;
   const requested = input.requestedModel;
-  const chain = Object.hasOwn(opts.chains, requested) ? opts.chains[requested] : opts.default;
+  const chain = Object.hasOwn(chains, requested) ? chains[requested]! : backups;
   if (chain.length === 0) return single(requested, ctx);
   const available: string[] = [];
   const unavailable: string[] = [];
@@ -64,5 +55,6 @@ export default definePlugin({
   kind: "strategy",
   name: "fallback",
   description: "Tries the requested model, then its configured fallback chain",
+  options: FallbackOptions,
   plan,
 });

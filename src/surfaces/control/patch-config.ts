@@ -9,6 +9,7 @@ import { loadConfig } from "../../config/load.ts";
 import { mergePatch } from "../../config/merge-patch.ts";
 import { redact } from "../../config/redact.ts";
 import { readCapped } from "../../core/read-capped.ts";
+import { describeProblem, patchOptionsProblems } from "../../plugin/options.ts";
 import type { Relay } from "../../relay.ts";
 import { FileTooLarge, readTextFileAsync, writeFileAtomic } from "../../runtime/fs.ts";
 import { parseJsonObject } from "../body.ts";
@@ -103,6 +104,13 @@ export async function patchConfig(relay: Relay, request: Request): Promise<Respo
     } catch (e) {
       throw new HttpError(400, "invalid_config", (e as Error).message.replace(/^config file \S+: /, ""), {
         details: { parameter: "config", expected: "a patch that keeps the configuration valid" },
+      });
+    }
+    // Strategy options are checked against the loaded plugins' schemas, so none that would fail requests is written.
+    const problems = patchOptionsProblems(loaded.config.routing.strategies, relay.registry, patch);
+    if (problems.length) {
+      throw new HttpError(400, "invalid_config", problems.map(describeProblem).join("; "), {
+        details: { parameter: problems[0]!.path, expected: "strategy options that match the strategy plugin's schema" },
       });
     }
     await writeFileAtomic(file, text);
