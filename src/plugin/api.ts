@@ -8,7 +8,7 @@ import type {
   ChatResponse,
   WireFormat,
 } from "../core/ir.ts";
-import { optionsSchema } from "./options.ts";
+import { optionsValidator } from "./options.ts";
 
 export type { ChatRequest, ChatResponse, WireFormat } from "../core/ir.ts";
 export type * from "../core/ir.ts";
@@ -142,14 +142,15 @@ export interface StrategyPlugin<O = Record<string, unknown>> {
   models?: string[];
   /**
    * Schema of this strategy's options: a TypeBox schema (`Type` from `relay/plugin`) or plain JSON
-   * Schema (types, properties, required, additionalProperties, items, enum, const, anyOf, and the
-   * length, size and range keywords; others are refused at load). Relay checks the configured options
+   * Schema, draft 2020-12 (or the 2019-09, 07 or 04 its `$schema` names), every keyword enforced but
+   * `$dynamicRef`; a `$ref` outside the schema, an unknown `format` or a bad `pattern` fails the load
+   * (checked with @cfworker/json-schema, no code generation). Relay checks the configured options
    * at start (a failure stops the start, naming the path), on config reload (the running config is
    * kept), on `POST /control/config` (400 `invalid_config` naming the path) and on plugin reload (the
    * plugin is reported failed), so `plan` only sees options that passed. Without a schema, options are
    * handed over unchecked. A plugin replacing a built-in also receives the built-in's default options.
    */
-  options?: TSchema | Record<string, unknown>;
+  options?: TSchema | Record<string, unknown> | boolean;
   /** What the schema cannot express (e.g. one option below another): the problem, or undefined. Runs after the schema passes. */
   checkOptions?(options: O): string | undefined;
   plan(input: RouteInput, ctx: StrategyContext<O>): RoutePlan | Promise<RoutePlan>;
@@ -171,7 +172,7 @@ export function definePlugin<P extends RelayPlugin>(plugin: P): P {
     if (typeof plugin.plan !== "function") throw new TypeError(`strategy "${plugin.name}" must have a plan() function`);
     if (plugin.checkOptions !== undefined && typeof plugin.checkOptions !== "function")
       throw new TypeError(`strategy "${plugin.name}": checkOptions must be a function`);
-    optionsSchema(plugin); // a schema Relay cannot check fails the load, not the first check
+    optionsValidator(plugin); // a schema Relay cannot check fails the load, not the first check
   }
   if (plugin.kind === "provider") {
     if (typeof plugin.request !== "function") throw new TypeError(`provider "${plugin.name}" must have a request() function`);

@@ -2,14 +2,10 @@
 // plugin declares wherever a configuration or a set of plugins comes into force: at start, on
 // config reload, on POST /control/config and on plugin reload. A request never meets options that
 // failed, so a bad option is refused where it was written instead of failing every request.
-//
-// Checked with TypeBox's Value, not its compiler: these checks run a few times per change, never per
-// request, and Value generates no code, so it also runs where `new Function` is barred.
-import type { TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
+import type { Validator } from "@cfworker/json-schema";
 import type { StrategyPlugin } from "./api.ts";
 import type { FailedPlugin, LoadedPlugin } from "./host.ts";
-import { fromJsonSchema } from "./json-schema.ts";
+import { compileSchema, firstProblem } from "./options-schema.ts";
 import type { Registry } from "./registry.ts";
 
 export interface OptionsProblem {
@@ -22,23 +18,26 @@ export const describeProblem = (p: OptionsProblem): string => `${p.path}: ${p.me
 
 type StrategyOptions = Record<string, Record<string, unknown>>;
 
-// Keyed by the declared schema object: a plain JSON Schema is converted once per plugin load.
-const schemas = new WeakMap<object, TSchema>();
+// Keyed by the declared schema: compiled once per plugin load, not per check.
+const validators = new WeakMap<object, Validator>();
 
-/** The plugin's options schema in the form TypeBox checks; throws a TypeError on a schema it cannot check. */
-export function optionsSchema(plugin: StrategyPlugin): TSchema | undefined {
-  const declared = plugin.options;
+/** The validator for the plugin's options schema; throws a TypeError on a schema Relay cannot check. */
+export function optionsValidator(plugin: StrategyPlugin): Validator | undefined {
+  const declared: unknown = plugin.options;
   if (declared === undefined) return undefined;
-  let schema = schemas.get(declared);
-  if (!schema) {
-    try {
-      schema = fromJsonSchema(declared);
-    } catch (e) {
-      throw new TypeError(`strategy "${plugin.name}": options schema ${(e as Error).message}`);
-    }
-    schemas.set(declared, schema);
+  // A boolean schema costs nothing to build; any other non-object throws.
+  if (typeof declared !== "object" || declared === null) return compile(plugin, declared);
+  let validator = validators.get(declared);
+  if (!validator) validators.set(declared, (validator = compile(plugin, declared)));
+  return validator;
+}
+
+function compile(plugin: StrategyPlugin, declared: unknown): Validator {
+  try {
+    return compileSchema(declared);
+  } catch (e) {
+    throw new TypeError(`strategy "${plugin.name}": options schema ${(e as Error).message}`);
   }
-  return schema;
 }
 
 /** The options a strategy is handed for `name` (an own property only: `constructor` is no strategy's options). */
@@ -48,11 +47,9 @@ const configuredOptions = (strategies: StrategyOptions, name: string): Record<st
 /** The first problem with a strategy's options (schema first, then the plugin's own checkOptions), or undefined. */
 export function strategyOptionsProblem(plugin: StrategyPlugin, options: Record<string, unknown>): OptionsProblem | undefined {
   const at = `routing.strategies.${plugin.name}`;
-  const schema = optionsSchema(plugin);
-  if (schema) {
-    const first = Value.Errors(schema, options).First();
-    if (first) return { path: at + dotted(first.path), message: lowerFirst(first.message) };
-  }
+  const validator = optionsValidator(plugin);
+  const problem = validator && firstProblem(validator, options);
+  if (problem) return { path: at + dotted(problem.at), message: problem.message };
   let message: string | undefined;
   try {
     message = plugin.checkOptions?.(options);
@@ -107,14 +104,9 @@ export function patchOptionsProblems(strategies: StrategyOptions, registry: Regi
   return problems;
 }
 
-/** A JSON pointer as a config path: `/chains/gpt-4.1/0` → `.chains["gpt-4.1"][0]`. */
-function dotted(pointer: string): string {
+/** Path segments as a config path: `chains`, `gpt-4.1`, `0` → `.chains["gpt-4.1"][0]`. */
+function dotted(segments: string[]): string {
   let out = "";
-  for (const raw of pointer.split("/").slice(1)) {
-    const seg = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    out += /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_][\w-]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
-  }
+  for (const seg of segments) out += /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_][\w-]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
   return out;
 }
-
-const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);

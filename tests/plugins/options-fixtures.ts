@@ -51,8 +51,8 @@ export default definePlugin({
 });
 `;
 
-/** A schema keyword TypeBox would not check as JSON Schema means it: refused at load. */
-const UNSUPPORTED_SCHEMA_JS = `import { definePlugin } from "relay/plugin";
+/** A oneOf schema: enforced, where the hand-written converter used to refuse it. */
+const ONE_OF_JS = `import { definePlugin } from "relay/plugin";
 
 export default definePlugin({
   kind: "strategy",
@@ -62,11 +62,23 @@ export default definePlugin({
 });
 `;
 
+/** A $ref that does not resolve within the schema: the validator would throw on the first check, so the load fails. */
+const DANGLING_REF_JS = `import { definePlugin } from "relay/plugin";
+
+export default definePlugin({
+  kind: "strategy",
+  name: "dangling",
+  options: { type: "object", properties: { mode: { $ref: "#/$defs/mode" } } },
+  plan: () => ({ candidates: [], mode: "fallback", reasons: [] }),
+});
+`;
+
 export const OPTION_PLUGINS = {
   pinned: ["pinned.ts", PINNED_TS],
   pinnedJson: ["pinned-json.js", PINNED_JSON_JS],
   cascadeReplacement: ["cascade.js", CASCADE_REPLACEMENT_JS],
-  unsupportedSchema: ["one-of.js", UNSUPPORTED_SCHEMA_JS],
+  oneOf: ["one-of.js", ONE_OF_JS],
+  danglingRef: ["dangling.js", DANGLING_REF_JS],
 } as const;
 
 export function writeOptionPlugins(dir: string, which: Array<keyof typeof OPTION_PLUGINS>): void {

@@ -146,7 +146,7 @@ describe("POST /control/config", () => {
     const before = readFileSync(configFile());
     const typebox = await patch(relay, { routing: { strategies: { pinned: { target: "" } } } });
     expect(typebox.status).toBe(400);
-    expect(((await typebox.json()) as any).error.message).toContain("routing.strategies.pinned.target: expected string length greater or equal to 1");
+    expect(((await typebox.json()) as any).error.message).toContain("routing.strategies.pinned.target: expected string length >= 1");
     const json = await patch(relay, { routing: { strategies: { "pinned-json": { speed: "warp" } } } });
     expect(json.status).toBe(400);
     expect(((await json.json()) as any).error.message).toContain("routing.strategies.pinned-json.speed");
@@ -195,7 +195,7 @@ describe("plugin reload", () => {
       writeOptionPlugins(join(home, "plugins"), ["pinned"]);
       await relay.relay.loadUserPlugins(1);
       expect(relay.relay.plugins.failed).toEqual([
-        { file: join(home, "plugins", "pinned.ts"), error: "invalid options: routing.strategies.pinned.target: expected string length greater or equal to 1" },
+        { file: join(home, "plugins", "pinned.ts"), error: "invalid options: routing.strategies.pinned.target: expected string length >= 1" },
       ]);
       expect(relay.relay.registry.strategies.has("pinned")).toBe(false);
       const res = await chat(relay, "svc:pinned");
@@ -226,14 +226,18 @@ describe("plugin reload", () => {
     }
   });
 
-  test("a plugin whose schema Relay cannot check fails to load, naming the keyword", async () => {
-    const home = homeWith(["unsupportedSchema"]);
-    const relay = await startRelay({ home, env });
+  test("any JSON Schema keyword is enforced (oneOf here); a schema whose $ref does not resolve fails the load, naming the pointer", async () => {
+    const home = homeWith(["oneOf", "danglingRef"]);
+    const relay = await startRelay({ home, env, config: { routing: { strategies: { "one-of": { mode: "fast" } } } } });
     try {
-      expect(relay.relay.plugins.failed).toHaveLength(1);
-      expect(relay.relay.plugins.failed[0]!.error).toBe(
-        'strategy "one-of": options schema /properties/mode/oneOf: JSON Schema keyword "oneOf" is not supported here; use TypeBox (Type from relay/plugin)',
-      );
+      expect(relay.relay.plugins.failed).toEqual([
+        { file: join(home, "plugins", "dangling.js"), error: 'strategy "dangling": options schema /properties/mode/$ref: "#/$defs/mode" does not resolve within the schema' },
+      ]);
+      expect(relay.relay.registry.strategies.has("one-of")).toBe(true);
+      const res = await patch(relay, { routing: { strategies: { "one-of": { mode: true } } } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).error.message).toContain("routing.strategies.one-of.mode: expected a value matching exactly one oneOf schema (0 match)");
+      expect((await patch(relay, { routing: { strategies: { "one-of": { mode: 2 } } } })).status).toBe(200);
     } finally {
       await relay.stop();
       rmSync(home, { recursive: true, force: true });
