@@ -9,7 +9,7 @@ import { Relay } from "../relay.ts";
 import { listen } from "../runtime/serve.ts";
 import { buildFetch } from "../surfaces/index.ts";
 import { installToken, installTokenFile } from "../surfaces/install-token.ts";
-import { isLoopback } from "../surfaces/loopback.ts";
+import { isLoopback } from "../core/net/loopback.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 

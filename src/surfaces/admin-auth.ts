@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { requestInfo } from "./app.ts";
 import { hostEnd } from "./browser-guard.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "../core/errors.ts";
 
 /** What the admin check knows about the listener a request arrived on (set by app.ts). */
 export interface AdminAccess {

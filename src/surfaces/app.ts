@@ -6,7 +6,8 @@ import type { Logger } from "../core/log.ts";
 import type { AdminAccess } from "./admin-auth.ts";
 import type { BrowserGuard, ListenerAddress } from "./browser-guard.ts";
 import { addCorsHeaders, preflight } from "./cors.ts";
-import { type ErrorStyle, HttpError, errorResponse, newRequestId } from "./http.ts";
+import { HttpError } from "../core/errors.ts";
+import { type ErrorStyle, errorResponse, newRequestId } from "./http.ts";
 
 export interface RequestInfo {
   id: string;

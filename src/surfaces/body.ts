@@ -2,7 +2,7 @@
 // its Content-Length without reading it, or as soon as a chunked body passes
 // the cap, so a client cannot make Relay buffer more than the limit.
 import { readCapped } from "../core/read-capped.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "../core/errors.ts";
 
 export const bodyTooLarge = () => new HttpError(500, "request_too_large", "Request body too large");
 

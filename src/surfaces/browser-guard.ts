@@ -11,8 +11,8 @@
 // It runs on every request of the hot path: no URL object, no regex on the
 // usual values, a memo of the last accepted Host. Refusals carry the
 // dashboard's security headers, whichever route they stop.
-import { HttpError } from "./http.ts";
-import { type HostPort, isLoopback, isLoopbackName, splitHost } from "./loopback.ts";
+import { HttpError } from "../core/errors.ts";
+import { type HostPort, isLoopback, isLoopbackName, splitHost } from "../core/net/loopback.ts";
 import { SECURITY_HEADERS } from "./respond.ts";
 
 export interface GuardSettings {

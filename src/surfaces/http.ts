@@ -1,35 +1,11 @@
-// HTTP plumbing shared by every surface: request ids, the error type and the
-// error bodies. Proxy errors are answered in the client's own wire format so
+// HTTP plumbing shared by every surface: request ids and the error bodies that render the core's
+// HttpError (src/core/errors.ts). Proxy errors are answered in the client's own wire format so
 // the official SDKs parse them; other routes use the spec's shape (§2.6):
 // { error: { code, message, details? }, request_id }.
 
+import type { HttpError } from "../core/errors.ts";
+
 export type ErrorStyle = "anthropic" | "openai" | "spec";
-
-export interface ErrorDetails {
-  parameter: string;
-  provided?: unknown;
-  expected: string;
-}
-
-export class HttpError extends Error {
-  override name = "HttpError";
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: {
-      details?: ErrorDetails;
-      suggestions?: string[];
-      /** Seconds, sent as Retry-After. */
-      retryAfter?: number;
-      headers?: Record<string, string>;
-      /** Vendor's own error type, kept when relaying a vendor error. */
-      vendorType?: string;
-    } = {},
-  ) {
-    super(message);
-  }
-}
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 const POOL_BYTES = 4096;

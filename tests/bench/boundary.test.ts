@@ -5,35 +5,16 @@
 // src/ other than src/index.ts, imports something it cannot name (a computed `import()` or
 // `require()`), or names a path under src/ other than the two entry points (a spawned module).
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { SOURCE, filesUnder, importsOf } from "../helpers/imports.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const BENCH = join(ROOT, "bench");
 const PUBLIC_MODULES = new Set(["src/index.ts"]);
 const ENTRY_PATHS = new Set(["src/server.ts", "src/index.ts"]);
-const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
-
-/** Static imports and re-exports (`import x from`, `import type {…} from`, `export * from`, `import "x"`). */
-const STATIC = /\b(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\bfrom\s*)?["']([^"']+)["']/g;
-/** `import(…)` and `require(…)`: the argument must be one string literal to be checked. */
-const DYNAMIC = /\b(?:import|require)\s*\(\s*([^)]*?)\s*\)/g;
-const LITERAL = /^(["'`])([^"'`$]+)\1$/;
 /** A path under src/ written from the repository root (relative specifiers are resolved above instead). */
 const SRC_PATH = /(?<![\w./])src\/[\w./-]+\.[cm]?[jt]sx?\b/g;
-
-/** What one file's text imports (specifiers), and what it imports that cannot be read statically. */
-function importsOf(text: string): { specifiers: string[]; unnamed: string[] } {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
-  const specifiers = [...code.matchAll(STATIC)].map((m) => m[1]!);
-  const unnamed: string[] = [];
-  for (const [call, arg] of code.matchAll(DYNAMIC)) {
-    const literal = LITERAL.exec(arg!);
-    if (literal) specifiers.push(literal[2]!);
-    else unnamed.push(call);
-  }
-  return { specifiers, unnamed };
-}
 
 /** Paths under src/ named in code (not comments), e.g. a module spawned with `bun src/….ts`. */
 const srcPathsIn = (text: string): string[] =>
@@ -41,12 +22,6 @@ const srcPathsIn = (text: string): string[] =>
     .split("\n")
     .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line))
     .flatMap((line) => line.match(SRC_PATH) ?? []);
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && SOURCE.test(e.name))
-    .map((e) => join(e.parentPath, e.name));
-}
 
 /** Every way the bench files (and the helpers they reach outside src/) cross the boundary, as "file: what". */
 function violations(): string[] {

@@ -4,8 +4,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { ManualClock } from "../../src/core/limits/clock.ts";
-import { RedisBudgetGuard } from "../../src/core/limits/redis-budget.ts";
-import { RedisRateLimiter } from "../../src/core/limits/redis-rate-limit.ts";
+import { RedisBudgetGuard } from "../../src/store/redis/budget.ts";
+import { RedisRateLimiter } from "../../src/store/redis/rate-limit.ts";
 import { budgetGuardBehaviour } from "./budget-suite.ts";
 import { rateLimiterBehaviour } from "./rate-limit-suite.ts";
 

@@ -16,7 +16,7 @@ import { checkWireNames, clientInputError } from "../../src/core/router/validate
 import { estimateTokens } from "../../src/core/tokens.ts";
 import { ASSETS } from "../../src/surfaces/dashboard/assets.ts";
 import { docsAsset } from "../../src/surfaces/docs/assets.ts";
-import { HttpError } from "../../src/surfaces/http.ts";
+import { HttpError } from "../../src/core/errors.ts";
 import { startFakeVendor, type FakeVendor } from "../fakes/vendor.ts";
 import { startRelay, type TestRelay } from "../helpers/relay.ts";
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { listen } from "../../src/runtime/serve.ts";
 import { hostEnd, isJsonType } from "../../src/surfaces/browser-guard.ts";
 import { buildFetch } from "../../src/surfaces/index.ts";
-import { isLoopback, isLoopbackName, splitHost } from "../../src/surfaces/loopback.ts";
+import { isLoopback, isLoopbackName, splitHost } from "../../src/core/net/loopback.ts";
 import { FROM_SOURCE, childEnv, freePort, run, tempDir } from "../cli/relay-process.ts";
 import { startFakeVendor, type FakeVendor } from "../fakes/vendor.ts";
 import { startRelay, type TestRelay } from "../helpers/relay.ts";

@@ -20,7 +20,7 @@
 // Persisted keys `spend:hour:<YYYY-MM-DDTHH>` and `spend:day:<YYYY-MM-DD>`
 // therefore hold nano-USD.
 //
-// The guards: budget-memory.ts (one instance) and redis-budget.ts (shared);
+// The guards: budget-memory.ts (one instance) and src/store/redis/budget.ts (shared);
 // what one run holds of them: budget-run.ts.
 
 export interface BudgetLimits {

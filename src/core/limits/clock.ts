@@ -28,3 +28,6 @@ export class ManualClock implements Clock {
     this.t += ms;
   }
 }
+
+/** A Web-standard timer as a promise (Bun.sleep would tie the core to one runtime). */
+export const sleep = (ms: number): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -5,7 +5,7 @@
 // config file, then the plugin's default.
 import type { Config } from "../../config/schema.ts";
 import type { ProviderPlugin } from "../../plugin/api.ts";
-import { HttpError } from "../../surfaces/http.ts";
+import { HttpError } from "../errors.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -7,8 +7,8 @@
 import { networkInterfaces } from "node:os";
 import type { Config } from "../../config/schema.ts";
 import type { ProviderPlugin, WireFormat } from "../../plugin/api.ts";
-import { HttpError } from "../../surfaces/http.ts";
-import { isLoopback } from "../../surfaces/loopback.ts";
+import { HttpError } from "../errors.ts";
+import { isLoopback } from "../net/loopback.ts";
 import { type BaseUrlSource, baseUrlSource, relayBaseUrlEnv } from "./credentials.ts";
 
 type Env = Record<string, string | undefined>;

@@ -2,7 +2,7 @@
 // validate → plan (strategy) → guards → attempts over the candidates
 // (fallback / cascade) → relay the answer in the client's format → log the run.
 import type { ModelInfo, ProviderPlugin, WireFormat } from "../../plugin/api.ts";
-import { HttpError } from "../../surfaces/http.ts";
+import { HttpError } from "../errors.ts";
 import type { RunEvent, RunRecord } from "../../store/types.ts";
 import { costOf } from "../catalog/cost.ts";
 import type { InFlight } from "../control.ts";
@@ -14,6 +14,7 @@ import { type ChatRequest, type ChatResponse, type IRError, type Usage, emptyUsa
 import type { BudgetRefusal } from "../limits/budget.ts";
 import { RunBudget } from "../limits/budget-run.ts";
 import { spliceMaxTokens } from "../limits/budget-splice.ts";
+import { sleep } from "../limits/clock.ts";
 import { classifyFailure, describeFailureDetail, describeVendorFailure, parseRetryAfter } from "../limits/failure.ts";
 import { modelRateLimits } from "../limits/model-rate.ts";
 import { readCapped } from "../read-capped.ts";
@@ -363,7 +364,7 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
         if (last && !retriedSame && wait !== undefined && wait * 1000 <= config.routing.retryAfterCapMs && !deps.cooldown.isCooledDown(provider.name)) {
           retriedSame = true;
           const slept = performance.now();
-          await Bun.sleep(wait * 1000);
+          await sleep(wait * 1000);
           run.waitedMs += performance.now() - slept;
           continue;
         }

@@ -2,7 +2,7 @@
 // a virtual model (`svc:auto`) goes to the strategy that answers to it; a
 // concrete model goes to the configured override strategy or to `fallback`.
 import type { ModelInfo, RoutePlan, StrategyContext, StrategyPlugin, WireFormat } from "../../plugin/api.ts";
-import { HttpError } from "../../surfaces/http.ts";
+import { HttpError } from "../errors.ts";
 import type { ChatRequest } from "../ir.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
 import { needsKey, providerKey } from "./credentials.ts";

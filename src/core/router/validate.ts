@@ -5,7 +5,7 @@
 // (a tool schema's property names, say) are the client's own data and pass
 // untouched. One charCode loop per string: no regex, no allocation.
 import { CodecError } from "../formats/types.ts";
-import { HttpError } from "../../surfaces/http.ts";
+import { HttpError } from "../errors.ts";
 
 /** C0 controls, DEL and the C1 controls. */
 export function hasControlChar(s: string): boolean {

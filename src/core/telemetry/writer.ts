@@ -15,6 +15,7 @@
 // insert itself once the commit runs on another thread.
 
 import type { RunLog, RunRecord } from "../../store/types.ts";
+import { sleep } from "../limits/clock.ts";
 
 export interface RunWriterOptions {
   batchSize?: number;
@@ -30,8 +31,6 @@ export interface RunWriterOptions {
 const MAX_BACKOFF_MS = 5_000;
 /** Failed attempts after which flush() stops waiting and rejects; records stay queued. */
 const FLUSH_ATTEMPTS = 6;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The records written in one turn: their writers wait on one promise, settled when the last of them is committed or dropped, or at the deadline. */
 class Group {

@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { VERSION } from "../../version.ts";
 import { json } from "../http.ts";
-import * as docs from "../docs/operations/cloud.ts";
+import * as docs from "../openapi/cloud.ts";
 
 async function hostedHealth(relay: Relay) {
   const database = await relay.store.integrityCheck().then((ok) => (ok ? "healthy" : "unhealthy"), () => "unreachable");

@@ -7,8 +7,9 @@ import type { Relay } from "../../relay.ts";
 import { VERSION } from "../../version.ts";
 import { adminGuard } from "../admin-auth.ts";
 import { parseJsonObject, readBody } from "../body.ts";
-import { HttpError, json } from "../http.ts";
-import * as docs from "../docs/operations/control.ts";
+import { HttpError } from "../../core/errors.ts";
+import { json } from "../http.ts";
+import * as docs from "../openapi/control.ts";
 import { patchConfig } from "./patch-config.ts";
 
 function providerStatus(relay: Relay) {

@@ -13,7 +13,8 @@ import { describeProblem, patchOptionsProblems } from "../../plugin/options.ts";
 import type { Relay } from "../../relay.ts";
 import { FileTooLarge, readTextFileAsync, writeFileAtomic } from "../../runtime/fs.ts";
 import { parseJsonObject } from "../body.ts";
-import { HttpError, json } from "../http.ts";
+import { HttpError } from "../../core/errors.ts";
+import { json } from "../http.ts";
 
 export const PATCH_LIMITS = {
   /** A patch's body. Real patches are a few hundred bytes. */

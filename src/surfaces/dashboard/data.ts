@@ -1,11 +1,14 @@
 // What the dashboard's JSON endpoints answer. Traffic figures come from the
-// telemetry surface's computations; this module only shapes them per range.
+// core's read models (src/core/telemetry/); this module only shapes them per range.
 import type { Relay } from "../../relay.ts";
 import { modelRateLimits } from "../../core/limits/model-rate.ts";
 import type { ModelInfo } from "../../plugin/api.ts";
 import type { RunRecord, SeriesBucket } from "../../store/types.ts";
-import { HttpError } from "../http.ts";
-import { health, intParam, savingsSince, statsSince } from "../telemetry/index.ts";
+import { HttpError } from "../../core/errors.ts";
+import { health } from "../../core/telemetry/health.ts";
+import { savingsSince } from "../../core/telemetry/savings.ts";
+import { statsSince } from "../../core/telemetry/stats.ts";
+import { intParam } from "../query.ts";
 import { RANGES, type RangeName } from "./ranges.ts";
 
 export async function summary(relay: Relay, range: RangeName) {

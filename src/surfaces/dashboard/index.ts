@@ -5,14 +5,14 @@ import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { adminGuard } from "../admin-auth.ts";
 import { toErrorResponse } from "../app.ts";
-import { HttpError } from "../http.ts";
+import { HttpError } from "../../core/errors.ts";
 import { ASSETS } from "./assets.ts";
 import { live, run, runs, series, summary } from "./data.ts";
 import { loginSurface } from "./login.tsx";
 import { OverviewPage, SettingsPage } from "./pages.tsx";
 import { rangeParam } from "./ranges.ts";
 import { guarded, jsonWithEtag, secure, withEtag } from "../respond.ts";
-import * as docs from "../docs/operations/dashboard.ts";
+import * as docs from "../openapi/dashboard.ts";
 
 const HTML = "text/html; charset=utf-8";
 
@@ -35,7 +35,7 @@ export function dashboardSurface(relay: Relay) {
         if (!a) throw new HttpError(404, "not_found", `No dashboard asset ${params.name}`);
         return withEtag(request, a.text, a.contentType, a.etag);
       }),
-    { detail: docs.asset });
+    { detail: docs.asset(ASSETS) });
 
   const api = new Elysia({ name: "dashboard-api" })
     .onBeforeHandle({ as: "local" }, ({ request }) => {

@@ -7,10 +7,10 @@ import type { Relay } from "../../relay.ts";
 import { adminTokenFor, sessionCookie, tokenMatches } from "../admin-auth.ts";
 import { requestInfo } from "../app.ts";
 import { parseJsonObject, readBody } from "../body.ts";
-import { HttpError } from "../http.ts";
+import { HttpError } from "../../core/errors.ts";
 import { guarded, secure } from "../respond.ts";
 import { ASSET_PATHS } from "./assets.ts";
-import * as docs from "../docs/operations/dashboard.ts";
+import * as docs from "../openapi/dashboard.ts";
 
 function LoginPage() {
   return (

@@ -1,6 +1,6 @@
 // The selectable time ranges of the dashboard and their chart bucket sizes
 // (each range draws 48-60 points).
-import { HttpError } from "../http.ts";
+import { HttpError } from "../../core/errors.ts";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -5,10 +5,10 @@ import { Elysia, type AnyElysia } from "elysia";
 import type { Logger } from "../../core/log.ts";
 import { VERSION } from "../../version.ts";
 import { guarded, secure, withEtag } from "../respond.ts";
-import { HttpError } from "../http.ts";
-import { DOCS_PAGE, docsAsset } from "./assets.ts";
+import { HttpError } from "../../core/errors.ts";
+import { DOCS_ASSET_NAMES, DOCS_PAGE, docsAsset } from "./assets.ts";
 import { openApiDocument } from "./openapi.ts";
-import * as docs from "./operations/docs.ts";
+import * as docs from "../openapi/docs.ts";
 
 export function docsSurface(documented: AnyElysia[], log: Logger) {
   // Built on first request: the route table is complete by then and startup pays nothing.
@@ -24,6 +24,6 @@ export function docsSurface(documented: AnyElysia[], log: Logger) {
         const asset = await docsAsset(params.name);
         if (!asset) throw new HttpError(404, "not_found", `No docs asset ${params.name}`);
         return withEtag(request, asset.text, asset.contentType, asset.etag);
-      }), { detail: docs.asset });
+      }), { detail: docs.asset(DOCS_ASSET_NAMES) });
   return self;
 }

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the routes Elysia registered: each
 // route's path and method come from the router and its operation from the
-// `detail` the route carries (./operations/*). A route without one is an
+// `detail` the route carries (src/surfaces/openapi/*). A route without one is an
 // error, so a new route cannot ship undocumented. TypeBox schemas carrying an
 // `$id` are moved into components.schemas and referenced from the operations.
 //
@@ -10,7 +10,7 @@
 // loads from a CDN. Building the document here keeps both under our control.
 import type { AnyElysia } from "elysia";
 import { errorStyle } from "../app.ts";
-import { ADMIN_SCHEME, SESSION_SCHEME, guardResponses } from "./operations/common.ts";
+import { ADMIN_SCHEME, SESSION_SCHEME, guardResponses } from "../openapi/common.ts";
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ export function openApiDocument(surfaces: AnyElysia[], info: { title: string; ve
       (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = withRequestIdHeader(withGuard);
     }
   }
-  if (undocumented.length) throw new Error(`routes without OpenAPI detail (add one in src/surfaces/docs/operations): ${undocumented.join(", ")}`);
+  if (undocumented.length) throw new Error(`routes without OpenAPI detail (add one in src/surfaces/openapi): ${undocumented.join(", ")}`);
 
   const schemas: Record<string, Json> = {};
   return {

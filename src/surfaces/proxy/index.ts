@@ -16,9 +16,10 @@ import { clientInputError } from "../../core/router/validate.ts";
 import { estimateTokensFor } from "../../core/tokens.ts";
 import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
 import { parseJsonObject, readBody } from "../body.ts";
-import { HttpError, errorResponse, json } from "../http.ts";
+import { HttpError } from "../../core/errors.ts";
+import { errorResponse, json } from "../http.ts";
 import { requestInfo } from "../app.ts";
-import * as docs from "../docs/operations/proxy.ts";
+import * as docs from "../openapi/proxy.ts";
 
 export function healthBody(relay: Relay) {
   return {

@@ -2,8 +2,8 @@
 // carries): JSON bodies, the error responses of each error style, admin auth.
 import type { TSchema } from "@sinclair/typebox";
 import type { DocumentDecoration } from "elysia";
-import type { ErrorStyle } from "../../http.ts";
-import { AnthropicError, OpenAIError, SpecError } from "../../schemas.ts";
+import type { ErrorStyle } from "../http.ts";
+import { AnthropicError, OpenAIError, SpecError } from "../schemas.ts";
 
 export type Operation = DocumentDecoration;
 type Responses = NonNullable<Operation["responses"]>;

@@ -8,8 +8,8 @@
 // one-minute window.
 
 import type { RedisClient } from "bun";
-import { systemClock, type Clock } from "./clock.ts";
-import { RATE_WINDOW_MS, assertLimit, rateDecision, type RateDecision, type RateLimiter } from "./rate-limit.ts";
+import { systemClock, type Clock } from "../../core/limits/clock.ts";
+import { RATE_WINDOW_MS, assertLimit, rateDecision, type RateDecision, type RateLimiter } from "../../core/limits/rate-limit.ts";
 
 // KEYS[1] = log; ARGV = now, windowMs, limit, consume ("1"/"0"), member.
 // Returns { allowed, count, msUntilSlot, msUntilReset }. When the limit shrank

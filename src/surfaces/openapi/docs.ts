@@ -1,6 +1,5 @@
-// OpenAPI operations of the docs surface itself (../index.ts).
+// OpenAPI operations of the docs surface itself (src/surfaces/docs/index.ts).
 import { Type as T } from "@sinclair/typebox";
-import { DOCS_ASSET_NAMES } from "../assets.ts";
 import { type Operation, errorResponses, jsonResponse, pathParameter } from "./common.ts";
 
 const tags = ["docs"];
@@ -22,13 +21,14 @@ export const page: Operation = {
   responses: { 200: { description: "The page", content: { "text/html": { schema: { type: "string" } } } } },
 };
 
-export const asset: Operation = {
+/** The docs surface names its files: the descriptions stay shared plumbing that imports no surface. */
+export const asset = (names: readonly string[]): Operation => ({
   tags,
   summary: "A script or stylesheet of the docs page",
-  parameters: [pathParameter("name", T.Union(DOCS_ASSET_NAMES.map((n) => T.Literal(n))), "the file")],
+  parameters: [pathParameter("name", T.Union(names.map((n) => T.Literal(n))), "the file")],
   responses: {
     200: { description: "The file, with an ETag", content: { "text/javascript": { schema: { type: "string" } }, "text/css": { schema: { type: "string" } } } },
     304: { description: "Not modified (If-None-Match matched)" },
     ...errorResponses("spec", { 404: "No such file" }),
   },
-};
+});

@@ -1,5 +1,5 @@
 // OpenAPI operations of the telemetry surface (src/surfaces/telemetry/index.ts).
-import { Days, Limit, Offset, ProviderHealth, RunsPage, Savings, TelemetryStats } from "../../schemas.ts";
+import { Days, Limit, Offset, ProviderHealth, RunsPage, Savings, TelemetryStats } from "../schemas.ts";
 import { admin, errorResponses, jsonResponse, queryParameter } from "./common.ts";
 
 const tags = ["telemetry"];

@@ -2,7 +2,7 @@
 // reservations both live in Redis (spend cannot stay in the instance's
 // KvStore: the check across instances must read spend and reservations in one
 // atomic step, which a Lua script gives). Same windows, units and key names
-// as the in-memory guard (see budget.ts), under a deployment prefix.
+// as the in-memory guard (see src/core/limits/budget.ts), under a deployment prefix.
 //
 // Reservations are sorted-set members "<id>:<nano-USD>" scored by an expiry
 // time, so a reservation held by an instance that crashed stops blocking the
@@ -10,7 +10,7 @@
 // Window keys expire a day after their window ends.
 
 import type { RedisClient } from "bun";
-import { systemClock, type Clock } from "./clock.ts";
+import { systemClock, type Clock } from "../../core/limits/clock.ts";
 import {
   ReservationBook,
   calendarWindowsAt,
@@ -27,7 +27,7 @@ import {
   type BudgetStatus,
   type CalendarWindow,
   type CalendarWindows,
-} from "./budget.ts";
+} from "../../core/limits/budget.ts";
 
 const KEY_GRACE_MS = 86_400_000;
 
@@ -55,7 +55,7 @@ return { spentH, resvH, spentD, resvD }
 // ARGV: now, estimate, hourly limit (-1 = none), daily limit (-1 = none),
 // reservation id, member expiry, hour key ttl, day key ttl, minimum.
 // The amount is the estimate, or what the tightest window has left when that is
-// less but at least the minimum (fittedNanos in budget.ts, the same rule).
+// less but at least the minimum (fittedNanos in src/core/limits/budget.ts, the same rule).
 // Returns { admitted, spentH, resvH, spentD, resvD, amount } with the tallies before admission.
 const RESERVE_SCRIPT = `${TALLIES_LUA}
 local est = tonumber(ARGV[2])

@@ -1,5 +1,5 @@
 // OpenAPI operations of the `relay cloud` surface (src/surfaces/cloud/index.ts).
-import { HostedHealth } from "../../schemas.ts";
+import { HostedHealth } from "../schemas.ts";
 import { type Operation, jsonResponse } from "./common.ts";
 
 export const health: Operation = {

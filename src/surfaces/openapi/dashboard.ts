@@ -1,7 +1,6 @@
 // OpenAPI operations of the dashboard surface (src/surfaces/dashboard/index.ts).
 import { Type as T, type TSchema } from "@sinclair/typebox";
-import { ASSETS } from "../../dashboard/assets.ts";
-import { DashboardLimit, DashboardLive, DashboardRunsPage, DashboardSeries, DashboardSummary, Offset, Range, RunRecord, StatusFilter } from "../../schemas.ts";
+import { DashboardLimit, DashboardLive, DashboardRunsPage, DashboardSeries, DashboardSummary, Offset, Range, RunRecord, StatusFilter } from "../schemas.ts";
 import { type Operation, admin, errorResponses, jsonContent, jsonRequestBody, pathParameter, queryParameter } from "./common.ts";
 
 const tags = ["dashboard"];
@@ -36,16 +35,17 @@ export const login: Operation = {
   },
 };
 
-export const asset: Operation = {
+/** The dashboard names its files: the descriptions stay shared plumbing that imports no surface. */
+export const asset = (assets: Readonly<Record<string, { contentType: string }>>): Operation => ({
   tags,
   summary: "A dashboard script, stylesheet or icon (embedded in the binary)",
-  parameters: [pathParameter("name", T.Union(Object.keys(ASSETS).map((n) => T.Literal(n))), "the file")],
+  parameters: [pathParameter("name", T.Union(Object.keys(assets).map((n) => T.Literal(n))), "the file")],
   responses: {
-    200: { description: "The file, with an ETag", content: Object.fromEntries(Object.values(ASSETS).map((a) => [a.contentType, { schema: { type: "string" } }])) },
+    200: { description: "The file, with an ETag", content: Object.fromEntries(Object.values(assets).map((a) => [a.contentType, { schema: { type: "string" } }])) },
     304: { description: "Not modified (If-None-Match matched)" },
     ...errorResponses("spec", { 404: "No such asset" }),
   },
-};
+});
 
 /** The data endpoints answer with an ETag, and 304 to a matching If-None-Match. */
 const data = (summary: string, schema: TSchema, extra: Pick<Operation, "parameters" | "responses"> = {}) =>

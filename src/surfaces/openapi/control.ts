@@ -9,7 +9,7 @@ import {
   KillRequest,
   KillResult,
   RoutingSwitch,
-} from "../../schemas.ts";
+} from "../schemas.ts";
 import { type Operation, admin, errorResponses, jsonRequestBody, jsonResponse } from "./common.ts";
 
 const tags = ["control"];

@@ -1,5 +1,5 @@
 // OpenAPI operations of the proxy surface (src/surfaces/proxy/index.ts).
-import type { ErrorStyle } from "../../http.ts";
+import type { ErrorStyle } from "../http.ts";
 import {
   AnthropicMessagesRequest,
   AnthropicMessagesResponse,
@@ -10,7 +10,7 @@ import {
   CountTokensResponse,
   Health,
   ModelList,
-} from "../../schemas.ts";
+} from "../schemas.ts";
 import { type Operation, asSchema, errorResponses, headerParameter, jsonContent, jsonRequestBody, jsonResponse } from "./common.ts";
 
 const header = (description: string, example?: string) => ({ description, schema: asSchema({ type: "string", ...(example ? { examples: [example] } : {}) }) });

@@ -1,0 +1,31 @@
+// The error the core throws and every surface renders: a code, a status hint and details. It lives
+// in the core so that route() and the guards can refuse a call without importing a surface; each
+// surface turns it into its own answer (src/surfaces/http.ts: the client's wire format or the spec's
+// { error: { code, message, details? }, request_id }).
+
+export interface ErrorDetails {
+  parameter: string;
+  provided?: unknown;
+  expected: string;
+}
+
+export class HttpError extends Error {
+  override name = "HttpError";
+  constructor(
+    /** The HTTP status a surface answers with; other callers read it as the error's class. */
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: {
+      details?: ErrorDetails;
+      suggestions?: string[];
+      /** Seconds, sent as Retry-After. */
+      retryAfter?: number;
+      headers?: Record<string, string>;
+      /** Vendor's own error type, kept when relaying a vendor error. */
+      vendorType?: string;
+    } = {},
+  ) {
+    super(message);
+  }
+}
