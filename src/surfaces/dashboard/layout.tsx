@@ -13,20 +13,30 @@ const NAV: { page: PageName; href: string; label: string }[] = [
   { page: "settings", href: "/dashboard/settings", label: "Settings" },
 ];
 
+/** The head every dashboard page shares (the sign-in page too): its own styles and deferred scripts, the app's stylesheet last. */
+export function PageHead(props: { title: string; styles?: string[]; scripts: string[] }) {
+  return (
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="color-scheme" content="light dark" />
+      <title safe>{`${props.title} · Relay`}</title>
+      <link rel="icon" href={ASSET_PATHS.icon} type="image/svg+xml" />
+      {(props.styles ?? []).map((href) => (
+        <link rel="stylesheet" href={href} />
+      ))}
+      <link rel="stylesheet" href={ASSET_PATHS.appCss} />
+      {props.scripts.map((src) => (
+        <script src={src} defer></script>
+      ))}
+    </head>
+  );
+}
+
 export function Layout(props: { page: PageName; title: string; children: Children }) {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title safe>{`${props.title} · Relay`}</title>
-        <link rel="icon" href={ASSET_PATHS.icon} type="image/svg+xml" />
-        <link rel="stylesheet" href={ASSET_PATHS.uplotCss} />
-        <link rel="stylesheet" href={ASSET_PATHS.appCss} />
-        <script src={ASSET_PATHS.uplotJs} defer></script>
-        <script src={ASSET_PATHS.appJs} defer></script>
-      </head>
+      <PageHead title={props.title} styles={[ASSET_PATHS.uplotCss]} scripts={[ASSET_PATHS.uplotJs, ASSET_PATHS.appJs]} />
       <body data-page={props.page}>
         <a class="skip" href="#main">Skip to content</a>
         <header class="topbar">

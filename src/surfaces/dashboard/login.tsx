@@ -10,20 +10,13 @@ import { parseJsonObject, readBody } from "../body.ts";
 import { HttpError } from "../../core/errors.ts";
 import { guarded, secure } from "../respond.ts";
 import { ASSET_PATHS } from "./assets.ts";
+import { PageHead } from "./layout.tsx";
 import * as docs from "../openapi/dashboard.ts";
 
 function LoginPage() {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>Sign in · Relay</title>
-        <link rel="icon" href={ASSET_PATHS.icon} type="image/svg+xml" />
-        <link rel="stylesheet" href={ASSET_PATHS.appCss} />
-        <script src={ASSET_PATHS.loginJs} defer></script>
-      </head>
+      <PageHead title="Sign in" scripts={[ASSET_PATHS.loginJs]} />
       <body data-page="login">
         <main id="main">
           <section class="panel login" aria-labelledby="login-title">
