@@ -38,13 +38,15 @@ attack("streams: one 40 MB SSE event is not relayed (default caps)", async () =>
     const run = await lastRun(r);
     expect(run?.outcome).toBe("error");
     expect(run?.error).toContain("server.streamMaxEventBytes");
-    expect(await until(() => vendor.stats.cancelled === 1)).toBe(true);
+    // The vendor sees the cut when its socket closes: within milliseconds on a quiet machine, but a
+    // 2-core CI machine busy with a browser test once took over 5 s. The property is that it ends.
+    expect(await until(() => vendor.stats.cancelled === 1, 20_000)).toBe(true);
     expect(vendor.stats.finished).toBe(0);
   } finally {
     await r.stop();
     await vendor.close();
   }
-});
+}, 45_000);
 
 attack("streams: a vendor dripping one event every 200 ms forever is ended by the duration limit", async () => {
   const vendor = streamVendor(() => dripScript(200));
