@@ -2,9 +2,9 @@
 // (0600), so that it outlives restarts. It is not a secret: Relay marks its
 // vendor calls with it (see core/router/loop-guard.ts) to recognise a call
 // that comes back to itself.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { randomHex } from "../core/ids.ts";
 
 const FILE = "install-id";
 const VALID = /^[0-9a-f]{16,64}$/;
@@ -14,7 +14,7 @@ export function installId(home: string): { id: string; persisted: boolean } {
   const file = join(home, FILE);
   const kept = readId(file);
   if (kept) return { id: kept, persisted: true };
-  const id = randomBytes(12).toString("hex");
+  const id = randomHex(24);
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     // `wx`: two Relays starting at once on a new home both end up with the one id written first.

@@ -1,7 +1,7 @@
 // RFC 7396 JSON merge patch: objects merge recursively, null deletes, anything
 // else replaces. Prototype keys are refused so a patch cannot pollute objects.
 // The recursion follows the patch only, whose depth the caller bounds before
-// parsing it (src/surfaces/control/patch-config.ts).
+// parsing it (src/config/patch.ts).
 
 const FORBIDDEN = new Set(["__proto__", "constructor", "prototype"]);
 

@@ -7,7 +7,8 @@ import type { AdminAccess } from "./admin-auth.ts";
 import type { BrowserGuard, ListenerAddress } from "./browser-guard.ts";
 import { addCorsHeaders, preflight } from "./cors.ts";
 import { HttpError } from "../core/errors.ts";
-import { type ErrorStyle, errorResponse, newRequestId } from "./http.ts";
+import { newRequestId } from "../core/ids.ts";
+import { type ErrorStyle, errorResponse } from "./http.ts";
 
 export interface RequestInfo {
   id: string;

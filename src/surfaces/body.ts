@@ -4,23 +4,12 @@
 import { readCapped } from "../core/read-capped.ts";
 import { HttpError } from "../core/errors.ts";
 
+// The surfaces parse bodies with the core's parser (a config patch shares it): re-exported here.
+export { parseJsonObject } from "../core/json-object.ts";
+
 export const bodyTooLarge = () => new HttpError(500, "request_too_large", "Request body too large");
 
 /** Not an async wrapper: a body with a declared length is read by the runtime's own promise. */
 export function readBody(request: Request, limit: number): Promise<string> {
   return readCapped(request, limit, bodyTooLarge);
-}
-
-/** Parse a JSON object body; anything else is the spec's 400 "Invalid JSON". */
-export function parseJsonObject(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "invalid_request", "Invalid JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new HttpError(400, "invalid_request", "Invalid JSON", { details: { parameter: "body", expected: "object" } });
-  }
-  return value as Record<string, unknown>;
 }

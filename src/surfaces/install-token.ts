@@ -2,10 +2,10 @@
 // and VS Code server's, a random secret in a file only the operator can read
 // ($RELAY_HOME/admin-token, mode 0600), read by the server and by the CLI, and
 // turned into the dashboard's session cookie by the link `relay dashboard` prints.
-import { randomBytes } from "node:crypto";
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { relayHome } from "../config/paths.ts";
+import { randomHex, secretToken } from "../core/ids.ts";
 
 export const installTokenFile = (env: Record<string, string | undefined>): string => join(relayHome(env), "admin-token");
 
@@ -28,8 +28,8 @@ export function installToken(file: string): string {
 /** Written whole beside the file, then linked into place: a concurrent reader never sees it half written. */
 function create(file: string): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  writeFileSync(tmp, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
+  const tmp = `${file}.${process.pid}.${randomHex(8)}`;
+  writeFileSync(tmp, `${secretToken(32)}\n`, { mode: 0o600, flag: "wx" });
   try {
     linkSync(tmp, file);
   } finally {

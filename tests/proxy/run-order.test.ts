@@ -1,7 +1,7 @@
 // The run log lists runs newest first by their time, then their id. Requests served within one
 // millisecond must still list in the order they arrived: a fast vendor answers several per ms.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { newRequestId } from "../../src/surfaces/http.ts";
+import { newRequestId } from "../../src/core/ids.ts";
 import { chatBody, post, runs, startWorld, type World } from "./world.ts";
 
 let w: World;

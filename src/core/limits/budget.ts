@@ -22,6 +22,7 @@
 //
 // The guards: budget-memory.ts (one instance) and src/store/redis/budget.ts (shared);
 // what one run holds of them: budget-run.ts.
+import { sequentialIds } from "../ids.ts";
 
 export interface BudgetLimits {
   /** Absent = no hourly limit. */
@@ -220,12 +221,11 @@ export interface HeldReservation {
  * collection; the control state's set of requests in flight was most of the rest).
  */
 export class ReservationBook {
-  private seq = 0;
+  /** `prefix1`, `prefix2`, …: a reservation id only needs to be unique to the book that issued it. */
+  readonly newId: () => string;
 
-  constructor(private readonly idPrefix: string) {}
-
-  newId(): string {
-    return `${this.idPrefix}${++this.seq}`;
+  constructor(idPrefix: string) {
+    this.newId = sequentialIds(idPrefix);
   }
 
   /** Record an admitted reservation under an id from newId(). */

@@ -10,6 +10,7 @@
 // Window keys expire a day after their window ends.
 
 import type { RedisClient } from "bun";
+import { randomHex } from "../../core/ids.ts";
 import { systemClock, type Clock } from "../../core/limits/clock.ts";
 import {
   ReservationBook,
@@ -114,7 +115,7 @@ export class RedisBudgetGuard implements BudgetGuard {
   private readonly clock: Clock;
   private readonly reservationTtlMs: number;
   private limits: BudgetLimits;
-  private readonly book = new ReservationBook(`redis-${crypto.randomUUID()}-`);
+  private readonly book = new ReservationBook(`redis-${randomHex(32)}-`);
 
   constructor(opts: RedisBudgetGuardOptions) {
     this.client = opts.client;

@@ -8,6 +8,7 @@
 // one-minute window.
 
 import type { RedisClient } from "bun";
+import { randomHex } from "../../core/ids.ts";
 import { systemClock, type Clock } from "../../core/limits/clock.ts";
 import { RATE_WINDOW_MS, assertLimit, rateDecision, type RateDecision, type RateLimiter } from "../../core/limits/rate-limit.ts";
 
@@ -52,7 +53,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly prefix: string;
   private readonly clock: Clock;
   /** Makes sorted-set members unique across instances admitting in the same millisecond. */
-  private readonly instanceTag = crypto.randomUUID();
+  private readonly instanceTag = randomHex(32);
   private seq = 0;
 
   constructor(opts: RedisRateLimiterOptions) {

@@ -1,5 +1,6 @@
 // IR stream events → Anthropic SSE frames, shaped as Anthropic sends them so
 // the official SDKs' stream accumulators accept them.
+import { prefixedId } from "../../ids.ts";
 import type { BlockStart, StreamEvent, Usage } from "../../ir.ts";
 import { sseFrame } from "../sse.ts";
 import type { StreamEncoder, StreamEncoderOptions } from "../types.ts";
@@ -22,7 +23,8 @@ function contentBlock(b: BlockStart): Json {
   }
 }
 
-const newMessageId = (): string => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+/** Anthropic's own shape, `msg_` + 32 hex characters (a UUID's length). */
+const newMessageId = (): string => prefixedId("msg", 32);
 
 export class AnthropicStreamEncoder implements StreamEncoder {
   private started = false;

@@ -1,6 +1,7 @@
 // Non-streaming generateContent response <-> IR ChatResponse.
 import type { ChatResponse } from "../../ir.ts";
-import { CallIds, randomId, ToolNames } from "../shared/call-ids.ts";
+import { prefixedId } from "../../ids.ts";
+import { CallIds, ToolNames } from "../shared/call-ids.ts";
 import { decodeFinishReason, encodeFinishReason } from "./finish.ts";
 import { isRecord, optString, records, requireRecord, type JsonObject } from "../shared/guards.ts";
 import { decodeParts, encodeParts } from "./parts.ts";
@@ -9,11 +10,11 @@ import { decodeUsage, encodeUsage } from "./usage.ts";
 export function decodeResponse(body: unknown): ChatResponse {
   const res = requireRecord(body, "body");
   const candidate = records(res.candidates)[0];
-  const content = isRecord(candidate?.content) ? decodeParts(candidate.content.parts, new CallIds(() => randomId("call"))) : [];
+  const content = isRecord(candidate?.content) ? decodeParts(candidate.content.parts, new CallIds(() => prefixedId("call"))) : [];
   const blocked = isRecord(res.promptFeedback) && res.promptFeedback.blockReason !== undefined;
   const created = createdSeconds(res.createTime);
   return {
-    id: optString(res.responseId) ?? randomId("resp"),
+    id: optString(res.responseId) ?? prefixedId("resp"),
     model: optString(res.modelVersion) ?? "",
     content,
     stopReason: blocked

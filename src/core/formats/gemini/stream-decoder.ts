@@ -5,7 +5,8 @@
 // partialArgs are assembled first, so the JSON delta is always whole).
 import { emptyUsage, type StreamEvent, type Usage } from "../../ir.ts";
 import type { RawStreamEvent, StreamDecoder } from "../types.ts";
-import { CallIds, randomId } from "../shared/call-ids.ts";
+import { prefixedId } from "../../ids.ts";
+import { CallIds } from "../shared/call-ids.ts";
 import { decodeError } from "./errors.ts";
 import { decodeFinishReason } from "./finish.ts";
 import { isRecord, optNumber, optString, parseJson, records, type JsonObject } from "../shared/guards.ts";
@@ -24,7 +25,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
   private closed = false;
   private readonly blocks = new BlockSequencer();
   private pending: PendingCall | undefined;
-  private readonly ids = new CallIds(() => randomId("call"));
+  private readonly ids = new CallIds(() => prefixedId("call"));
   private madeToolCall = false;
   private finishReason: string | undefined;
   private blocked = false;
@@ -42,7 +43,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     if (!isRecord(chunk)) return out;
     if (!this.started) {
       this.started = true;
-      out.push({ type: "start", id: optString(chunk.responseId) ?? randomId("resp"), model: optString(chunk.modelVersion) ?? "" });
+      out.push({ type: "start", id: optString(chunk.responseId) ?? prefixedId("resp"), model: optString(chunk.modelVersion) ?? "" });
     }
     const candidate = records(chunk.candidates)[0];
     if (candidate && isRecord(candidate.content)) {

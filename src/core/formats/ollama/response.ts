@@ -2,16 +2,17 @@
 // done_reason mappings the stream codecs share.
 import type { ChatResponse, StopReason, Usage } from "../../ir.ts";
 import { promptTokens } from "../../ir.ts";
-import { CallIds, randomId } from "../shared/call-ids.ts";
+import { prefixedId } from "../../ids.ts";
+import { CallIds } from "../shared/call-ids.ts";
 import { isRecord, optNumber, optString, requireRecord, type JsonObject } from "../shared/guards.ts";
 import { assistantBlocks, assistantMessage } from "./message.ts";
 
 export function decodeResponse(body: unknown): ChatResponse {
   const res = requireRecord(body, "body");
-  const content = assistantBlocks(isRecord(res.message) ? res.message : {}, new CallIds(() => randomId("call")));
+  const content = assistantBlocks(isRecord(res.message) ? res.message : {}, new CallIds(() => prefixedId("call")));
   const created = Date.parse(optString(res.created_at) ?? "");
   return {
-    id: randomId("resp"), // Ollama responses have no id
+    id: prefixedId("resp"), // Ollama responses have no id
     model: optString(res.model) ?? "",
     content,
     stopReason: decodeDoneReason(res.done_reason, content.some((b) => b.type === "tool_use")),

@@ -3,7 +3,8 @@
 // Tool calls arrive whole, and an `{"error": ...}` line can end the stream.
 import type { StreamEvent } from "../../ir.ts";
 import type { RawStreamEvent, StreamDecoder } from "../types.ts";
-import { CallIds, randomId } from "../shared/call-ids.ts";
+import { prefixedId } from "../../ids.ts";
+import { CallIds } from "../shared/call-ids.ts";
 import { isRecord, optString, parseJson } from "../shared/guards.ts";
 import { decodeError } from "./errors.ts";
 import { assistantBlocks } from "./message.ts";
@@ -14,7 +15,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
   private started = false;
   private closed = false;
   private readonly blocks = new BlockSequencer();
-  private readonly ids = new CallIds(() => randomId("call"));
+  private readonly ids = new CallIds(() => prefixedId("call"));
   private madeToolCall = false;
 
   push(raw: RawStreamEvent): StreamEvent[] {
@@ -28,7 +29,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
     const out: StreamEvent[] = [];
     if (!this.started) {
       this.started = true;
-      out.push({ type: "start", id: randomId("resp"), model: optString(line.model) ?? "" });
+      out.push({ type: "start", id: prefixedId("resp"), model: optString(line.model) ?? "" });
     }
     for (const block of assistantBlocks(isRecord(line.message) ? line.message : {}, this.ids)) {
       if (block.type === "text" || block.type === "thinking") {

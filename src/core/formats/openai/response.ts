@@ -1,4 +1,5 @@
 // `chat.completion` response body ↔ IR ChatResponse.
+import { randomHex } from "../../ids.ts";
 import type { ChatResponse, ContentBlock } from "../../ir.ts";
 import { decodeAssistantMessage } from "./assistant-message.ts";
 import { decodeFinishReason, encodeFinishReason } from "./finish-reason.ts";
@@ -59,7 +60,7 @@ const VENDOR_PREFIX = /^[A-Za-z]+[-_]/;
 
 export function chatCompletionId(id: string): string {
   if (VENDOR_PREFIX.test(id)) return id;
-  return `chatcmpl-${id || crypto.randomUUID().replaceAll("-", "")}`;
+  return `chatcmpl-${id || randomHex(32)}`;
 }
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);

@@ -1,12 +1,9 @@
 // Gemini and Ollama tool calls usually carry no id, while the IR pairs every
 // tool_result with its tool_use by id. These helpers invent the ids and, in the
 // other direction, recover the function name a result answers. Format-neutral:
-// the Ollama codec uses them too.
+// the Ollama codec uses them too. Fresh ids (`call_…`, `resp_…`) are random, so a
+// history never repeats one: prefixedId in src/core/ids.ts.
 import type { ToolResultBlock, ToolUseBlock } from "../../ir.ts";
-
-/** A unique id such as `call_1f0c…`; response ids are random so a history never repeats one. */
-export const randomId = (prefix: string): string =>
-  `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
 
 /**
  * Allocates ids for the calls of one conversation or response and pairs each
