@@ -10,6 +10,7 @@ import { ControlState } from "./core/control.ts";
 import { MemoryBudgetGuard } from "./core/limits/budget-memory.ts";
 import { type Clock, systemClock } from "./core/limits/clock.ts";
 import { CooldownTracker } from "./core/limits/cooldown.ts";
+import { HealthBoard } from "./core/limits/health.ts";
 import { MemoryRateLimiter } from "./core/limits/rate-limit.ts";
 import type { Logger } from "./core/log.ts";
 import type { RouterDeps } from "./core/router/deps.ts";
@@ -40,6 +41,7 @@ export class Relay implements RouterDeps {
   readonly control = new ControlState();
   readonly rate: MemoryRateLimiter;
   readonly cooldown: CooldownTracker;
+  readonly health: HealthBoard;
   readonly budget: MemoryBudgetGuard;
   readonly writer: RunWriter;
   readonly loop: LoopGuard;
@@ -57,6 +59,7 @@ export class Relay implements RouterDeps {
     const c = loaded.config;
     this.rate = new MemoryRateLimiter(clock);
     this.cooldown = new CooldownTracker(cooldownOptions(c), clock);
+    this.health = new HealthBoard([this.cooldown]);
     this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c), clock });
     this.writer = new RunWriter(store, { maxWaitMs: c.telemetry.durableWaitMs, onError: (e) => log.error("run log write failed", { error: e }) });
     this.control.routingEnabled = c.routing.enabled;
@@ -116,10 +119,16 @@ export class Relay implements RouterDeps {
     const registry = new Registry();
     for (const p of builtinProviders) registry.register(p, "builtin");
     for (const s of builtinStrategies) registry.register(s, "builtin");
-    for (const { file, plugin } of loaded) {
-      const replaced = registry.register(plugin, file);
-      this.log.info("plugin loaded", { file, kind: plugin.kind, name: plugin.name, ...(replaced ? { replaced } : {}) });
-    }
+    const registered = loaded.filter(({ file, plugin }) => {
+      try {
+        const replaced = registry.register(plugin, file);
+        this.log.info("plugin loaded", { file, kind: plugin.kind, name: plugin.name, ...(replaced ? { replaced } : {}) });
+        return true;
+      } catch (e) {
+        failed.push({ file, error: (e as Error).message }); // a declaration another plugin already holds
+        return false;
+      }
+    });
     for (const f of failed) this.log.error("plugin failed to load", { file: f.file, error: f.error });
     const remaining = this.strategyOptionsProblems(strategies, registry);
     if (remaining.length) {
@@ -127,7 +136,8 @@ export class Relay implements RouterDeps {
       if (version > 0) this.log.error("plugins not reloaded: the strategy options do not fit them; keeping the running plugins", { problems: remaining });
       return remaining;
     }
-    this.plugins = { loaded, failed };
+    for (const problem of registry.problems()) this.log.warn("plugin declaration unmet", { problem });
+    this.plugins = { loaded: registered, failed };
     this.registry = registry;
     this.catalogCache = undefined;
     return refused;
@@ -152,7 +162,7 @@ export class Relay implements RouterDeps {
   }
 
   private buildCatalog(c: Config): Catalog {
-    const catalog = new Catalog({ overrides: c.models });
+    const catalog = new Catalog({ overrides: c.models, providers: this.registry.providers.values() });
     for (const { plugin } of this.plugins.loaded) if (plugin.kind === "provider" && plugin.models) catalog.addProviderModels(plugin.models);
     return catalog;
   }

@@ -42,4 +42,7 @@ export default definePlugin({
     return { ...rest, max_tokens: max_completion_tokens };
   },
   models: [localModel("qwen2.5-7b-instruct", 32_768, true), localModel("llama-3.1-8b-instruct", 131_072, true)],
+  // Any other model the server loads: `local-openai:<name>` always reaches it; bare names matching
+  // these (and not listed in Relay's catalog) do too, e.g. `qwen3-coder-30b`.
+  modelPatterns: ["qwen*", /^llama-.*-local$/],
 });

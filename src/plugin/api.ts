@@ -8,6 +8,7 @@ import type {
   ChatResponse,
   WireFormat,
 } from "../core/ir.ts";
+import { compileModelPatterns } from "../core/catalog/patterns.ts";
 import { optionsValidator } from "./options.ts";
 
 export type { ChatRequest, ChatResponse, WireFormat } from "../core/ir.ts";
@@ -62,6 +63,23 @@ export interface ProviderRequestContext {
   clientHeaders: Headers;
 }
 
+/**
+ * The credential a client brings for this vendor (Claude Code sends its Anthropic key or subscription
+ * token on `/v1/messages`). Relay reads it from requests in `format`, uses it for this provider's
+ * calls, and refuses such a request (401) when neither the client nor Relay has a credential.
+ */
+export interface ClientCredentialStyle {
+  /** Client wire format whose requests carry it. One loaded provider per format may declare it (the last loaded wins). */
+  format: WireFormat;
+  /** Headers to read, first present wins; `authorization` is read as `Bearer <credential>`. */
+  headers: string[];
+  /**
+   * Credentials with this prefix are tied to the client's own plan (OAuth tokens): used only for the
+   * model the client asked for, and replaced by Relay's key when the router chose another one.
+   */
+  oauthPrefix?: string;
+}
+
 export interface ProviderPlugin {
   kind: "provider";
   name: string;
@@ -82,6 +100,12 @@ export interface ProviderPlugin {
   countTokens?(ctx: ProviderRequestContext): { url: string; headers: Record<string, string> };
   /** Models this provider serves, merged into the catalog. */
   models?: ModelInfo[];
+  /**
+   * Bare model names this provider serves beyond `models`: regular expressions or globs (`qwen*`),
+   * case-insensitive, tried after the catalog's own names (`<provider>:<model>` always reaches it).
+   */
+  modelPatterns?: Array<RegExp | string>;
+  clientCredential?: ClientCredentialStyle;
 }
 
 export interface CatalogView {
@@ -100,6 +124,24 @@ export interface RouteInput {
   headers: Headers;
 }
 
+/** What is known about a provider's or a model's health; every source (local cooldown and failures today) feeds it. */
+export interface HealthFacts {
+  /** True while some source has it cooled down. */
+  coolingDown: boolean;
+  /** When the last active cooldown ends, ms since the epoch. */
+  cooldownEndsAt?: number;
+  /** Failures counted towards a cooldown and not yet cleared by a success. */
+  recentFailures: number;
+  lastError?: string;
+  lastFailureAt?: number;
+}
+
+export interface HealthView {
+  provider(name: string): HealthFacts;
+  /** The model's own facts merged with its provider's. */
+  model(model: ModelInfo): HealthFacts;
+}
+
 export interface StrategyContext<O = Record<string, unknown>> {
   /**
    * This strategy's options from config (`routing.strategies.<name>`; `{}` when none are set), which
@@ -107,8 +149,9 @@ export interface StrategyContext<O = Record<string, unknown>> {
    */
   options: O;
   catalog: CatalogView;
-  /** False while a provider is cooled down or has no credentials. */
+  /** False while the model or its provider is cooling down (see `health`), or the provider has no credentials. */
   isAvailable(model: ModelInfo): boolean;
+  health: HealthView;
   /** Local estimate of the request's input tokens. */
   estimateTokens(req: ChatRequest): number;
 }
@@ -141,6 +184,18 @@ export interface StrategyPlugin<O = Record<string, unknown>> {
   /** Virtual model names this strategy answers to, e.g. `svc:auto`. */
   models?: string[];
   /**
+   * This strategy plans requests for concrete model names (`claude-sonnet-4-5`, `groq:llama-3.3`)
+   * unless `routing.override` names another. The built-in `fallback` declares it; a strategy replacing
+   * it declares it too (nothing is inherited by name). A user plugin's claim takes it from a built-in;
+   * a second user plugin claiming it fails to load; with no claimant such requests get 500 `strategy_missing`.
+   */
+  servesConcreteModels?: boolean;
+  /**
+   * This strategy needs whole answers (e.g. to `judge` them), so streamed requests are planned by the
+   * strategy named here instead (the built-in `cascade` names `complexity`). Checked at load.
+   */
+  streamStandIn?: string;
+  /**
    * Schema of this strategy's options: a TypeBox schema (`Type` from `relay/plugin`) or plain JSON
    * Schema, draft 2020-12 (or the 2019-09, 07 or 04 its `$schema` names), every keyword enforced but
    * `$dynamicRef`; a `$ref` outside the schema, an unknown `format` or a bad `pattern` fails the load
@@ -161,6 +216,7 @@ export interface StrategyPlugin<O = Record<string, unknown>> {
 export type RelayPlugin = ProviderPlugin | StrategyPlugin;
 
 const KINDS = new Set(["provider", "strategy"]);
+const FORMATS: readonly string[] = ["openai", "anthropic", "gemini", "ollama"] satisfies WireFormat[];
 
 /** Declare a plugin. Validates the shape so a broken plugin fails at load, naming what is wrong. */
 export function definePlugin<P extends RelayPlugin>(plugin: P): P {
@@ -173,11 +229,28 @@ export function definePlugin<P extends RelayPlugin>(plugin: P): P {
     if (plugin.checkOptions !== undefined && typeof plugin.checkOptions !== "function")
       throw new TypeError(`strategy "${plugin.name}": checkOptions must be a function`);
     optionsValidator(plugin); // a schema Relay cannot check fails the load, not the first check
+    if (plugin.servesConcreteModels !== undefined && typeof plugin.servesConcreteModels !== "boolean")
+      throw new TypeError(`strategy "${plugin.name}": servesConcreteModels must be a boolean`);
+    if (plugin.streamStandIn !== undefined && (typeof plugin.streamStandIn !== "string" || plugin.streamStandIn === plugin.name))
+      throw new TypeError(`strategy "${plugin.name}": streamStandIn must name another strategy`);
   }
   if (plugin.kind === "provider") {
     if (typeof plugin.request !== "function") throw new TypeError(`provider "${plugin.name}" must have a request() function`);
-    if (!["openai", "anthropic", "gemini", "ollama"].includes(plugin.format))
+    if (!FORMATS.includes(plugin.format))
       throw new TypeError(`provider "${plugin.name}" has unknown format ${JSON.stringify(plugin.format)}`);
+    compileModelPatterns(plugin); // a bad pattern fails the load
+    checkClientCredential(plugin);
   }
   return Object.freeze(plugin);
+}
+
+function checkClientCredential(p: ProviderPlugin): void {
+  const c = p.clientCredential;
+  if (c === undefined) return;
+  const fail = (what: string) => new TypeError(`provider "${p.name}": clientCredential.${what}`);
+  if (!c || typeof c !== "object") throw fail("must be an object");
+  if (!FORMATS.includes(c.format)) throw fail(`format is unknown: ${JSON.stringify(c.format)}`);
+  if (!Array.isArray(c.headers) || c.headers.length === 0 || !c.headers.every((h) => typeof h === "string" && h.length > 0))
+    throw fail("headers must be a non-empty list of header names");
+  if (c.oauthPrefix !== undefined && (typeof c.oauthPrefix !== "string" || c.oauthPrefix === "")) throw fail("oauthPrefix must be a non-empty string");
 }

@@ -29,6 +29,8 @@ export default definePlugin({
   baseUrl: "https://api.anthropic.com",
   apiKeyEnv: ["ANTHROPIC_API_KEY"],
   baseUrlEnv: ["ANTHROPIC_BASE_URL"],
+  // Claude Code and the Anthropic SDKs send their own key (or subscription token) on /v1/messages.
+  clientCredential: { format: "anthropic", headers: ["x-api-key", "authorization"], oauthPrefix: OAUTH_PREFIX },
   request: (ctx) => ({ url: `${ctx.baseUrl}/v1/messages`, headers: headers(ctx) }),
   countTokens: (ctx) => ({ url: `${ctx.baseUrl}/v1/messages/count_tokens`, headers: headers(ctx) }),
 });

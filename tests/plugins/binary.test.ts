@@ -8,7 +8,19 @@ import { basename, join } from "node:path";
 import { startFakeVendor } from "../fakes/vendor.ts";
 import type { FakeVendor } from "../fakes/types.ts";
 import { FROM_SOURCE, childEnv, ensureBinary, run, startRelayProcess, tempDir, type RunningRelay } from "../cli/relay-process.ts";
-import { FILES, INIT_ERROR, PROVIDER_BASE_URL_ENV, PROVIDER_MODEL, PROVIDER_NAME, STRATEGY_NAME, STRATEGY_TARGET, VIRTUAL_MODEL, writePlugins } from "./fixtures.ts";
+import {
+  FALLBACK_REASON,
+  FILES,
+  INIT_ERROR,
+  PATTERN_MODEL,
+  PROVIDER_BASE_URL_ENV,
+  PROVIDER_MODEL,
+  PROVIDER_NAME,
+  STRATEGY_NAME,
+  STRATEGY_TARGET,
+  VIRTUAL_MODEL,
+  writePlugins,
+} from "./fixtures.ts";
 
 interface Mode {
   name: string;
@@ -74,16 +86,18 @@ describe.each(MODES)("plugins: $name", (mode) => {
 
   test("the start-up log lists the good plugins and each failure with its file and error", async () => {
     const listening = await server.waitForLog((r) => r.msg === "relay listening");
-    expect(listening.plugins).toEqual(expect.arrayContaining([`strategy:${STRATEGY_NAME}`, `provider:${PROVIDER_NAME}`]));
+    expect(listening.plugins).toEqual(expect.arrayContaining([`strategy:${STRATEGY_NAME}`, "strategy:fallback", `provider:${PROVIDER_NAME}`]));
     expect(listening.pluginFailures).toBe(2);
 
     const loaded = server.logs().filter((r) => r.msg === "plugin loaded");
-    expect(loaded.map((r) => [basename(r.file), r.kind, r.name]).sort()).toEqual(
+    expect(loaded.map((r) => [basename(r.file), r.kind, r.name, r.replaced]).sort()).toEqual(
       [
-        [FILES.provider, "provider", PROVIDER_NAME],
-        [FILES.strategy, "strategy", STRATEGY_NAME],
+        [FILES.provider, "provider", PROVIDER_NAME, undefined],
+        [FILES.strategy, "strategy", STRATEGY_NAME, undefined],
+        [FILES.fallback, "strategy", "fallback", "builtin"],
       ].sort(),
     );
+    expect(server.logs().filter((r) => r.msg === "plugin declaration unmet")).toEqual([]);
 
     const failed = server.logs().filter((r) => r.msg === "plugin failed to load");
     const byFile = new Map(failed.map((r) => [basename(r.file), String(r.error)]));
@@ -96,14 +110,14 @@ describe.each(MODES)("plugins: $name", (mode) => {
   test("/health answers and counts the plugins", async () => {
     const res = await fetch(`${server.url}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: "ok", plugins: { loaded: 2, failed: 2 } });
+    expect(await res.json()).toMatchObject({ status: "ok", plugins: { loaded: 3, failed: 2 } });
   });
 
   test("GET /control/status lists loaded and failed plugins", async () => {
     const res = await fetch(`${server.url}/control/status`, { headers: admin() });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { plugins: { loaded: Array<{ file: string; kind: string; name: string }>; failed: Array<{ file: string; error: string }> } };
-    expect(body.plugins.loaded.map((p) => `${p.kind}:${p.name}`).sort()).toEqual([`provider:${PROVIDER_NAME}`, `strategy:${STRATEGY_NAME}`]);
+    expect(body.plugins.loaded.map((p) => `${p.kind}:${p.name}`).sort()).toEqual([`provider:${PROVIDER_NAME}`, "strategy:fallback", `strategy:${STRATEGY_NAME}`]);
     expect(body.plugins.failed.map((f) => basename(f.file)).sort()).toEqual([FILES.syntaxError, FILES.throwsOnInit].sort());
   });
 
@@ -153,6 +167,43 @@ describe.each(MODES)("plugins: $name", (mode) => {
     expect(body.choices[0]!.message.content).toBe("Hello from fake openai");
     const sent = openai.requests.slice(before);
     expect(sent.map((r) => [r.path, r.json.model])).toEqual([["/v1/chat/completions", PROVIDER_MODEL]]);
+  });
+
+  test("the user's fallback, replacing the built-in, plans requests for concrete model names", async () => {
+    const before = anthropic.requests.length;
+    const res = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "hello fallback" }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-svc-strategy")).toBe("fallback");
+    // Its own reasons, and the health it read through the strategy context.
+    expect(res.headers.get("x-svc-routing-reasons")).toBe(`${FALLBACK_REASON}; cooling down: false`);
+    expect(anthropic.requests.slice(before).map((r) => r.json.model)).toEqual(["claude-sonnet-4-5"]);
+  });
+
+  test("the provider plugin serves bare names matching its pattern, and any name after its prefix", async () => {
+    const before = openai.requests.length;
+    for (const model of [PATTERN_MODEL, `${PROVIDER_NAME}:unlisted-7b`]) {
+      const res = await fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-svc-provider")).toBe(PROVIDER_NAME);
+      await res.text();
+    }
+    expect(openai.requests.slice(before).map((r) => r.json.model)).toEqual([PATTERN_MODEL, "unlisted-7b"]);
+    // A name neither listed nor matching stays unknown.
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "echoes-1", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("model_not_found");
   });
 
   test("relay service install --print points ExecStart at this program", async () => {

@@ -58,6 +58,7 @@ describe("local-openai provider", () => {
     expect(provider.apiKeyEnv ?? []).toEqual([]);
     expect(provider.models!.map((m) => m.id)).toEqual(["qwen2.5-7b-instruct", "llama-3.1-8b-instruct"]);
     expect(provider.models!.every((m) => m.provider === "local-openai")).toBe(true);
+    expect(provider.modelPatterns).toEqual(["qwen*", /^llama-.*-local$/]);
   });
 
   test("sends a bearer token only when one is configured", () => {
@@ -105,5 +106,20 @@ describe("both examples in a running Relay", () => {
     // The provider's body adaptation ran.
     expect(sent[0]!.json.max_tokens).toBe(100);
     expect(sent[0]!.json.max_completion_tokens).toBeUndefined();
+  });
+
+  test("a model the server loads but the plugin does not list is reached by its pattern or its prefix", async () => {
+    const before = vllm.requests.length;
+    for (const model of ["qwen3-coder-30b", "local-openai:mistral-small"]) {
+      const res = await fetch(`${relay.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: "hello" }] }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-svc-provider")).toBe("local-openai");
+      await res.text();
+    }
+    expect(vllm.requests.slice(before).map((r) => r.json.model)).toEqual(["qwen3-coder-30b", "mistral-small"]);
   });
 });

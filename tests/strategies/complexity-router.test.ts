@@ -8,6 +8,7 @@ import { Catalog } from "../../src/core/catalog/catalog.ts";
 import { ControlState } from "../../src/core/control.ts";
 import { ManualClock } from "../../src/core/limits/clock.ts";
 import { CooldownTracker, DEFAULT_COOLDOWN_OPTIONS } from "../../src/core/limits/cooldown.ts";
+import { HealthBoard } from "../../src/core/limits/health.ts";
 import { createLogger } from "../../src/core/log.ts";
 import type { RouterDeps } from "../../src/core/router/deps.ts";
 import { planRoute } from "../../src/core/router/plan.ts";
@@ -27,6 +28,7 @@ const configOf = (file: object, env: Record<string, string>): Config =>
 function world(env: Record<string, string> = BOTH_KEYS, file: object = {}) {
   const clock = new ManualClock(0);
   const registry = new Registry();
+  const cooldown = new CooldownTracker({}, clock);
   for (const p of builtinProviders) registry.register(p, "builtin");
   for (const s of builtinStrategies) registry.register(s, "builtin");
   const state = { config: configOf(file, env) };
@@ -36,7 +38,8 @@ function world(env: Record<string, string> = BOTH_KEYS, file: object = {}) {
     log: createLogger("error", () => {}),
     registry,
     catalog: new Catalog(),
-    cooldown: new CooldownTracker({}, clock),
+    cooldown,
+    health: new HealthBoard([cooldown]),
     control: new ControlState(),
   };
   return { deps: deps as unknown as RouterDeps, clock, state };
@@ -49,7 +52,6 @@ async function candidates(deps: RouterDeps, requested: string): Promise<string[]
     clientFormat: "openai",
     headers: new Headers(),
     anthropicOnly: false,
-    clientAnthropicKey: false,
   });
   return routing.candidates.map((m) => `${m.provider}:${m.id}`);
 }

@@ -1,5 +1,6 @@
 // Test doubles for strategy plugins: a small in-memory catalog and a StrategyContext around it.
 
+import { HealthBoard } from "../../src/core/limits/health.ts";
 import type { CatalogView, ChatRequest, ModelInfo, RouteInput, StrategyContext } from "../../src/plugin/api.ts";
 
 type ModelSpec = Partial<Omit<ModelInfo, "capabilities">> & {
@@ -29,11 +30,14 @@ export function fakeCatalog(models: ModelInfo[]): CatalogView {
   };
 }
 
+/** `down`: providers cooling down, as a health source reports them. */
 export function fakeContext(models: ModelInfo[], options: Record<string, unknown> = {}, down: string[] = []): StrategyContext {
+  const health = new HealthBoard([{ providerFacts: (name) => (down.includes(name) ? { coolingDown: true, recentFailures: 3 } : undefined) }]);
   return {
     options,
     catalog: fakeCatalog(models),
-    isAvailable: (m) => !down.includes(m.provider),
+    isAvailable: (m) => !health.model(m).coolingDown,
+    health,
     estimateTokens: () => 0,
   };
 }

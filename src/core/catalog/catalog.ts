@@ -1,9 +1,10 @@
 // The model catalog: package-derived defaults, models contributed by provider
 // plugins, and config overrides on top — overrides always win.
 
-import type { CatalogView, ModelCapabilities, ModelInfo } from "../../plugin/api.ts";
+import type { CatalogView, ModelCapabilities, ModelInfo, ProviderPlugin } from "../../plugin/api.ts";
 import { buildModel, defaultModels } from "./model.ts";
 import { PROVIDERS } from "./overlay.ts";
+import { compileModelPatterns, type PatternRoute } from "./patterns.ts";
 import { priceListing } from "./prices.ts";
 import { NameIndex, qualifiedKey } from "./resolve.ts";
 
@@ -14,6 +15,9 @@ export type ModelOverride = Omit<Partial<ModelInfo>, "capabilities"> & { id: str
 export class Catalog implements CatalogView {
   private readonly defaults = defaultModels();
   private readonly overrides: ModelOverride[];
+  /** Registered providers' names (passthrough prefixes) and model-name patterns. */
+  private readonly providerNames: string[];
+  private readonly patternRoutes: PatternRoute[];
   private contributed: ModelInfo[] = [];
   // Derived by rebuild():
   private models!: ModelInfo[];
@@ -26,8 +30,12 @@ export class Catalog implements CatalogView {
   /** A dated snapshot resolve() made → the entry it belongs to (see canonical). */
   private readonly snapshotOf = new WeakMap<ModelInfo, ModelInfo>();
 
-  constructor(opts: { overrides?: ModelOverride[] } = {}) {
+  /** `providers`: the registered provider plugins; each name is a passthrough prefix (`local-openai:qwen`), each pattern routes bare names. */
+  constructor(opts: { overrides?: ModelOverride[]; providers?: Iterable<ProviderPlugin> } = {}) {
     this.overrides = opts.overrides ?? [];
+    const providers = [...(opts.providers ?? [])];
+    this.providerNames = providers.map((p) => p.name);
+    this.patternRoutes = providers.map((p) => ({ provider: p.name, patterns: compileModelPatterns(p) })).filter((r) => r.patterns.length > 0);
     this.rebuild();
   }
 
@@ -101,8 +109,8 @@ export class Catalog implements CatalogView {
     this.models = withAliasesClaimed([...byKey.values()], this.overrides);
     // A new array on every change: plugins key what they derive from it by its identity.
     this.routableList = Object.freeze(this.models.filter((m) => m.routable));
-    const providers = new Set<string>([...PROVIDERS, ...this.models.map((m) => m.provider)]);
-    this.index = new NameIndex(this.models, providers);
+    const providers = new Set<string>([...PROVIDERS, ...this.providerNames, ...this.models.map((m) => m.provider)]);
+    this.index = new NameIndex(this.models, providers, this.patternRoutes);
     this.resolved.clear();
   }
 }

@@ -4,11 +4,12 @@
 
 import { distance } from "fastest-levenshtein";
 import type { ModelInfo } from "../../plugin/api.ts";
+import { providerByPattern, type PatternRoute } from "./patterns.ts";
 
 export type Lookup =
   /** `sentId` is set when a dated snapshot matched its base entry: the id to send. */
   | { kind: "known"; model: ModelInfo; sentId?: string }
-  /** A known provider but a model the catalog does not list: forward it as is. */
+  /** A known provider (named as a prefix or by its model patterns) but a model the catalog does not list: forward it as is. */
   | { kind: "passthrough"; provider: string; id: string };
 
 // Anthropic dates snapshots `-20250929`, OpenAI `-2024-08-06`.
@@ -26,8 +27,12 @@ export class NameIndex {
   private readonly aliases = new Map<string, ModelInfo>();
   private readonly providers: Set<string>;
 
-  /** Earlier models win a contested bare id or alias. */
-  constructor(models: ModelInfo[], providers: Iterable<string>) {
+  /** Earlier models win a contested bare id or alias; earlier pattern routes a name several match. */
+  constructor(
+    models: ModelInfo[],
+    providers: Iterable<string>,
+    private readonly patternRoutes: readonly PatternRoute[] = [],
+  ) {
     this.providers = new Set([...providers].map((p) => p.toLowerCase()));
     for (const m of models) {
       setFirst(this.qualified, qualifiedKey(m.provider, m.id), m);
@@ -49,7 +54,9 @@ export class NameIndex {
       const base = prefixed ? this.qualified.get(qualifiedKey(prefixed.provider, undated)) : this.ids.get(undated);
       if (base) return { kind: "known", model: base, sentId: datedId };
     }
-    return prefixed && { kind: "passthrough", provider: prefixed.provider, id: prefixed.id };
+    if (prefixed) return { kind: "passthrough", provider: prefixed.provider, id: prefixed.id };
+    const provider = providerByPattern(this.patternRoutes, raw);
+    return provider === undefined ? undefined : { kind: "passthrough", provider, id: raw };
   }
 
   /** Up to n known ids and aliases nearest to a name that did not resolve; none when nothing is close. */

@@ -13,7 +13,9 @@
 // as the last error but neither count nor extend the cooldown, and a success
 // does not end a cooldown early: the period is a fixed back-off.
 
+import type { HealthFacts } from "../../plugin/api.ts";
 import { systemClock, type Clock } from "./clock.ts";
+import type { HealthFeed } from "./health.ts";
 
 export interface CooldownOptions {
   failureThreshold: number;
@@ -44,7 +46,7 @@ interface ProviderHealth {
   lastFailureAt?: number;
 }
 
-export class CooldownTracker {
+export class CooldownTracker implements HealthFeed {
   private opts: CooldownOptions;
   private readonly providers = new Map<string, ProviderHealth>();
 
@@ -93,6 +95,20 @@ export class CooldownTracker {
   cooldownEndsAt(provider: string): number | undefined {
     const endsAt = this.providers.get(provider)?.cooldownEndsAt;
     return endsAt !== undefined && this.clock.now() < endsAt ? endsAt : undefined;
+  }
+
+  /** What this tracker knows of a provider, for StrategyContext.health; undefined when it has reported nothing. */
+  providerFacts(provider: string): HealthFacts | undefined {
+    const h = this.providers.get(provider);
+    if (h === undefined) return undefined;
+    this.refresh(h, this.clock.now());
+    return {
+      coolingDown: h.cooldownEndsAt !== undefined,
+      recentFailures: h.failures.length,
+      ...(h.cooldownEndsAt !== undefined && { cooldownEndsAt: h.cooldownEndsAt }),
+      ...(h.lastError !== undefined && { lastError: h.lastError }),
+      ...(h.lastFailureAt !== undefined && { lastFailureAt: h.lastFailureAt }),
+    };
   }
 
   /** Every provider that has reported anything, for the dashboard and the admin API. */

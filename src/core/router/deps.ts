@@ -3,6 +3,7 @@ import type { Registry } from "../../plugin/registry.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import type { ControlState } from "../control.ts";
 import type { BudgetGuard } from "../limits/budget.ts";
+import type { HealthView } from "../../plugin/api.ts";
 import type { CooldownTracker } from "../limits/cooldown.ts";
 import type { RateLimiter } from "../limits/rate-limit.ts";
 import type { Logger } from "../log.ts";
@@ -19,6 +20,8 @@ export interface RouterDeps {
   rate: RateLimiter;
   budget: BudgetGuard;
   cooldown: CooldownTracker;
+  /** What strategies see of model and provider health; the cooldown tracker is one of its sources. */
+  health: HealthView;
   control: ControlState;
   writer: RunWriter;
   /** Marks vendor calls with this install's id and spots requests that come back (508). */

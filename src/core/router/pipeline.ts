@@ -19,7 +19,8 @@ import { classifyFailure, describeFailureDetail, describeVendorFailure, parseRet
 import { modelRateLimits } from "../limits/model-rate.ts";
 import { readCapped } from "../read-capped.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
-import { missingKeyError, needsKey, providerBaseUrl, providerKey } from "./credentials.ts";
+import { admitClientCredential, keyFor, type ClientCredential } from "./client-credential.ts";
+import { missingKeyError, needsKey, providerBaseUrl } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 import { VIA_HEADER } from "./loop-guard.ts";
 import { planRoute, type Routing } from "./plan.ts";
@@ -44,9 +45,6 @@ export interface ChatCall {
 /** Vendor headers worth surfacing to the client (rate limits, vendor request ids). */
 const FORWARDED_HEADER = /^(x-ratelimit-|anthropic-ratelimit-|retry-after$|request-id$|x-request-id$)/;
 const MAX_VENDOR_BODY = 64 * 1024 * 1024;
-// Module-level patterns: a regex literal inside a function makes a new RegExp object on every call.
-const BEARER = /^Bearer\s+(.+)$/i;
-const OAUTH_PREFIX = "sk-ant-oat";
 
 export function validateChatBody(body: Record<string, unknown>): void {
   if (typeof body.model !== "string" || body.model.trim() === "")
@@ -60,14 +58,6 @@ export function validateChatBody(body: Record<string, unknown>): void {
 
 export const sessionKeyOf = (h: Headers): string | undefined =>
   h.get("x-svc-session") ?? h.get("x-claude-code-session-id") ?? undefined;
-
-/** The client's own Anthropic credential, from `x-api-key` or `Authorization: Bearer`. */
-export function clientAnthropicCredential(h: Headers): string | undefined {
-  const key = h.get("x-api-key")?.trim();
-  if (key) return key;
-  const m = BEARER.exec(h.get("authorization") ?? "");
-  return m?.[1]?.trim() || undefined;
-}
 
 function parseMetadata(h: Headers): Record<string, unknown> {
   const raw = h.get("x-svc-metadata");
@@ -142,8 +132,8 @@ class Run {
     readonly requestedModel: string,
     readonly sessionKey: string | undefined,
     readonly metadata: Record<string, unknown>,
-    /** The client's own Anthropic credential (on /v1/messages). */
-    readonly clientKey: string | undefined,
+    /** The client's own credential for the provider that declared it (Anthropic's, on /v1/messages). */
+    readonly client: ClientCredential | undefined,
   ) {}
 
   /** The attempts start: the run takes a session slot, and its client or an administrator can end it. */
@@ -158,7 +148,7 @@ class Run {
 
   /** Vendor text without any secret, this request's own credential included (src/core/secrets). */
   scrub(text: string): string {
-    return scrubSecrets(text, this.clientKey);
+    return scrubSecrets(text, this.client?.key);
   }
 
   /**
@@ -205,7 +195,7 @@ export function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> 
       clientFormat: call.clientFormat,
       headers: call.request.headers,
       anthropicOnly: call.clientFormat === "anthropic",
-      clientAnthropicKey: run.clientKey !== undefined,
+      clientCredentialFor: run.client?.owner.name,
     });
     return planned instanceof Promise ? planned.then((routing) => reserve(deps, run, routing)) : reserve(deps, run, planned);
   } catch (e) {
@@ -213,7 +203,7 @@ export function handleChat(deps: RouterDeps, call: ChatCall): Promise<Response> 
   }
 }
 
-/** The checks that need no plan: body, session, metadata, the request's decoding, Anthropic's credential. */
+/** The checks that need no plan: body, session, metadata, the request's decoding, the client's own credential. */
 function admit(deps: RouterDeps, call: ChatCall): Run {
   const headers = call.request.headers;
   if (deps.loop.looped(headers)) throw deps.loop.refuse(call.request.url, call.clientFormat, deps.registry.providers.values(), deps.config(), deps.env);
@@ -231,11 +221,8 @@ function admit(deps: RouterDeps, call: ChatCall): Run {
     throw clientInputError(e) ?? e;
   }
 
-  const anthropicOnly = call.clientFormat === "anthropic";
-  const clientKey = anthropicOnly ? clientAnthropicCredential(headers) : undefined;
-  if (anthropicOnly && !clientKey && !deps.env.ANTHROPIC_API_KEY && !deps.config().providers.anthropic?.apiKey)
-    throw new HttpError(401, "authentication_error", "Missing Anthropic authentication");
-  return new Run(deps, call, ir, requestedModel, sessionKey, metadata, clientKey);
+  const client = admitClientCredential(deps, call.clientFormat, headers);
+  return new Run(deps, call, ir, requestedModel, sessionKey, metadata, client);
 }
 
 /** When budgets are set, reserves for the first candidate (see budget-run.ts), then runs the attempts. */
@@ -286,7 +273,7 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
         failures.push({ model, provider: model.provider, status: 500, message: `provider ${model.provider} is not loaded`, kind: "vendor" });
         continue;
       }
-      if (deps.cooldown.isCooledDown(provider.name)) {
+      if (deps.health.model(model).coolingDown) {
         failures.push({ model, provider: provider.name, status: 503, message: "Provider is temporarily cooled down", kind: "cooled" });
         continue;
       }
@@ -299,7 +286,7 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
           continue;
         }
       }
-      const apiKey = pickKey(deps, provider, model, run.requestedModel, run.clientKey);
+      const apiKey = keyFor(deps, provider, model, run.requestedModel, run.client);
       if (needsKey(provider) && !apiKey) {
         failures.push({ model, provider: provider.name, status: 500, message: missingKeyError(provider).message, kind: "missing_key" });
         continue;
@@ -361,7 +348,7 @@ async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
         if (!cls.retryable) throw vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
         const last = i === routing.candidates.length - 1;
         const wait = f.retryAfter;
-        if (last && !retriedSame && wait !== undefined && wait * 1000 <= config.routing.retryAfterCapMs && !deps.cooldown.isCooledDown(provider.name)) {
+        if (last && !retriedSame && wait !== undefined && wait * 1000 <= config.routing.retryAfterCapMs && !deps.health.model(model).coolingDown) {
           retriedSame = true;
           const slept = performance.now();
           await sleep(wait * 1000);
@@ -413,15 +400,6 @@ const attemptEvent = (model: ModelInfo, provider: ProviderPlugin, start: number)
   status: 200,
   latencyMs: hundredths(performance.now() - start),
 });
-
-function pickKey(deps: RouterDeps, provider: ProviderPlugin, model: ModelInfo, requested: string, clientKey: string | undefined): string | undefined {
-  const envKey = providerKey(provider, deps.config(), deps.env);
-  if (provider.name !== "anthropic" || !clientKey) return envKey;
-  // Subscription OAuth tokens may not cover a model the router chose; the operator's key does (spec §5.5).
-  const rerouted = deps.catalog.resolve(requested)?.id !== model.id;
-  if (clientKey.startsWith(OAUTH_PREFIX) && rerouted && envKey) return envKey;
-  return clientKey;
-}
 
 function finalError(routing: Routing, failures: AttemptFailure[], run: Run): HttpError {
   const vendorFailures = failures.filter((f) => f.kind === "vendor");

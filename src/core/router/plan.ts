@@ -1,6 +1,7 @@
 // Turns the model a client asked for into an ordered list of candidate models:
 // a virtual model (`svc:auto`) goes to the strategy that answers to it; a
-// concrete model goes to the configured override strategy or to `fallback`.
+// concrete model goes to the configured override strategy or to the one that
+// declares `servesConcreteModels` (the built-in `fallback`).
 import type { ModelInfo, RoutePlan, StrategyContext, StrategyPlugin, WireFormat } from "../../plugin/api.ts";
 import { HttpError } from "../errors.ts";
 import type { ChatRequest } from "../ir.ts";
@@ -22,8 +23,8 @@ export interface PlanInput {
   headers: Headers;
   /** /v1/messages serves first-vendor models only. */
   anthropicOnly: boolean;
-  /** The client brought its own Anthropic credential (usable on /v1/messages). */
-  clientAnthropicKey: boolean;
+  /** The provider the client brought its own credential for (Anthropic's, on /v1/messages). */
+  clientCredentialFor?: string;
 }
 
 export function modelNotFound(deps: RouterDeps, name: string): HttpError {
@@ -38,13 +39,24 @@ const nativeOnly = () =>
     details: { parameter: "model", expected: "an Anthropic model" },
   });
 
-export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<PlanInput, "clientAnthropicKey">): boolean {
+export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<PlanInput, "clientCredentialFor">): boolean {
   const p = deps.registry.providers.get(model.provider);
   if (!p || deps.config().providers[p.name]?.enabled === false) return false;
-  if (deps.cooldown.isCooledDown(p.name)) return false;
+  if (deps.health.model(model).coolingDown) return false;
   if (!needsKey(p)) return true;
-  if (p.name === "anthropic" && input?.clientAnthropicKey) return true;
+  if (input?.clientCredentialFor === p.name) return true;
   return providerKey(p, deps.config(), deps.env) !== undefined;
+}
+
+function concreteStrategy(deps: RouterDeps, override: string): StrategyPlugin {
+  if (override) {
+    const strategy = deps.registry.strategies.get(override);
+    if (!strategy) throw new HttpError(500, "strategy_missing", `Routing strategy "${override}" is not loaded`);
+    return strategy;
+  }
+  const strategy = deps.registry.concreteStrategy();
+  if (!strategy) throw new HttpError(500, "strategy_missing", "No loaded strategy serves concrete model names (a strategy plugin declares servesConcreteModels)");
+  return strategy;
 }
 
 /**
@@ -91,17 +103,17 @@ export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise
     const model = deps.catalog.resolve(name);
     if (!model) throw modelNotFound(deps, name);
     if (input.anthropicOnly && model.provider !== "anthropic") throw nativeOnly();
-    strategy = deps.registry.strategies.get(config.routing.override || "fallback");
-    if (!strategy) throw new HttpError(500, "strategy_missing", `Routing strategy "${config.routing.override || "fallback"}" is not loaded`);
+    strategy = concreteStrategy(deps, config.routing.override);
   }
-  // Cascade needs whole answers to judge them; streams are routed by complexity (spec §3).
-  if (input.request.stream && strategy.name === "cascade") strategy = deps.registry.strategies.get("complexity") ?? strategy;
+  // A strategy that needs whole answers (cascade judges them) hands streams to its declared stand-in (spec §3).
+  if (input.request.stream) strategy = deps.registry.streamStrategy(strategy);
 
   const ctx: StrategyContext = {
     // An own property only, as src/plugin/options.ts checks: a strategy named `constructor` gets its options, not Object's.
     options: Object.hasOwn(config.routing.strategies, strategy.name) ? config.routing.strategies[strategy.name]! : emptyOptionsOf(strategy),
     catalog: deps.catalog,
     isAvailable: (m) => isAvailable(deps, m, input) && (!input.anthropicOnly || m.provider === "anthropic"),
+    health: deps.health,
     estimateTokens: neutralEstimate,
   };
   const planned = strategy.plan({ request: input.request, requestedModel: name, clientFormat: input.clientFormat, headers: input.headers }, ctx);

@@ -32,6 +32,8 @@ export default definePlugin({
   name: "cascade",
   description: "Tries a chain of models cheapest first, escalating on failures and uncertain answers",
   models: ["svc:cascade"],
+  // Judging needs the whole answer, which a stream hands on as it comes (spec §3).
+  streamStandIn: "complexity",
   options: CascadeOptions,
   plan,
   judge,

@@ -55,6 +55,7 @@ export default definePlugin({
   kind: "strategy",
   name: "fallback",
   description: "Tries the requested model, then its configured fallback chain",
+  servesConcreteModels: true,
   options: FallbackOptions,
   plan,
 });

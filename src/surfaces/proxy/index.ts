@@ -6,7 +6,8 @@ import { Elysia } from "elysia";
 import { VERSION } from "../../version.ts";
 import type { Relay } from "../../relay.ts";
 import { anthropicCodec } from "../../core/formats/anthropic/index.ts";
-import { handleChat, clientAnthropicCredential, validateChatBody, type ChatCall } from "../../core/router/pipeline.ts";
+import { handleChat, validateChatBody, type ChatCall } from "../../core/router/pipeline.ts";
+import { readClientCredential } from "../../core/router/client-credential.ts";
 import { describeVendorFailure } from "../../core/limits/failure.ts";
 import { VIA_HEADER } from "../../core/router/loop-guard.ts";
 import { modelNotFound } from "../../core/router/plan.ts";
@@ -55,9 +56,11 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
     validateChatBody(body);
     const model = relay.catalog.resolve(body.model as string);
     if (!model) throw modelNotFound(relay, body.model as string);
-    const provider = relay.registry.providers.get("anthropic");
-    const key = clientAnthropicCredential(request.headers) ?? (provider && providerKey(provider, relay.config(), relay.env));
-    if (provider?.countTokens && key && model.provider === "anthropic") {
+    // The model's own provider counts when it speaks this body's format, with the client's credential if meant for it.
+    const provider = relay.registry.providers.get(model.provider);
+    const style = provider?.clientCredential?.format === "anthropic" ? provider.clientCredential : undefined;
+    const key = (style && readClientCredential(style, request.headers)) ?? (provider && providerKey(provider, relay.config(), relay.env));
+    if (provider?.countTokens && provider.format === "anthropic" && key) {
       // The vendor's own count is exact; pass the body through untouched.
       const ctx = { model: model.id, stream: false, baseUrl: providerBaseUrl(provider, relay.config(), relay.env), apiKey: key, clientHeaders: request.headers };
       const { url, headers } = provider.countTokens(ctx);
