@@ -21,6 +21,9 @@ async function runJson<T>(script: string, args: string[]): Promise<T> {
   return JSON.parse(out.trim().split("\n").at(-1)!) as T;
 }
 
+/** Each test runs a bench script in its own process: ~4 s on a quiet 2-core machine, so bun's 5 s default is too tight under load. */
+const SCRIPT_TIMEOUT_MS = 30_000;
+
 const PATHS: Array<[string, string[]]> = [
   ["non-streaming passthrough", []],
   ["svc:auto complexity routing", ["--model", "svc:auto"]],
@@ -36,7 +39,7 @@ for (const [name, args] of PATHS) {
     expect(perRequest.Request).toBe(1);
     expect(perRequest.Promise).toBeGreaterThan(1);
     expect(perRequest.RegExp ?? 0).toBe(0);
-  });
+  }, SCRIPT_TIMEOUT_MS);
 
   test(`${name}: the request thread writes nothing to storage`, async () => {
     const { threads } = await runJson<{ threads: Record<string, { writeCalls: number; storageBytes: number }> }>("request-io.ts", ["--requests", "1000", ...args]);
@@ -44,5 +47,5 @@ for (const [name, args] of PATHS) {
     expect(threads.request!.storageBytes).toBe(0);
     const written = Object.entries(threads).filter(([thread, t]) => thread !== "request" && t.storageBytes > 0);
     expect(written.length).toBeGreaterThan(0);
-  });
+  }, SCRIPT_TIMEOUT_MS);
 }
