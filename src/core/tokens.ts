@@ -15,7 +15,8 @@
 //
 // The o200k tables take ~0.4 s and ~90 MB to load, so they are loaded on first
 // use rather than at start-up. The request path never needs them: budget
-// reservations use the approximation below (see estimateCost in the pipeline).
+// reservations use the approximation below (see estimateCost in
+// src/core/router/answer.ts).
 
 import type { ChatRequest, ContentBlock, ToolDefinition } from "./ir.ts";
 import { estimateText } from "./client-json.ts";

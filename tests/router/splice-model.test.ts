@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { spliceModel } from "../../src/core/router/pipeline.ts";
+import { spliceModel } from "../../src/core/router/vendor-call.ts";
 
 test("the model value is replaced in place; every other byte is kept", () => {
   const raw = '{ "messages" : [ {"role":"user","content":"hi"} ],\n  "model" :  "svc:auto", "stream":true }';

@@ -1,6 +1,6 @@
 // Which key and base URL a provider is called with. Keys come from the
 // provider's env variable (first set wins) or the config file; a client's own
-// credential is used only for the vendor it was meant for (see pipeline). Base
+// credential is used only for the vendor it was meant for (see client-credential.ts). Base
 // URLs come from RELAY_<PROVIDER>_BASE_URL, the vendor's own variable, the
 // config file, then the plugin's default.
 import type { Config } from "../../config/schema.ts";

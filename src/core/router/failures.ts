@@ -1,0 +1,51 @@
+// The errors a run ends with when no candidate answered: from the failures its attempts recorded,
+// the one that tells the client most (a vendor's own error first, then budget, key, rate, cooldown).
+import type { ModelInfo } from "../../plugin/api.ts";
+import { HttpError } from "../errors.ts";
+import type { IRError } from "../ir.ts";
+import type { BudgetRefusal } from "../limits/budget.ts";
+import type { Routing } from "./plan.ts";
+import type { Run } from "./run.ts";
+
+export interface AttemptFailure {
+  model: ModelInfo;
+  provider: string;
+  status: number;
+  message: string;
+  vendorError?: IRError;
+  kind: "vendor" | "missing_key" | "cooled" | "rate_limited" | "rejected" | "budget";
+  retryAfter?: number;
+}
+
+export const budgetExceeded = (r: BudgetRefusal): HttpError =>
+  new HttpError(429, "budget_exceeded", `budget_exceeded: ${r.window} budget of $${r.limitUsd} reached (spent $${r.spentUsd.toFixed(4)})`, { retryAfter: r.retryAfterSec });
+
+export function finalError(routing: Routing, failures: AttemptFailure[], run: Run): HttpError {
+  const vendorFailures = failures.filter((f) => f.kind === "vendor");
+  if (routing.plan.mode === "cascade" && vendorFailures.length === routing.candidates.length)
+    return new HttpError(500, "cascade_exhausted", "All cascade models exhausted", { details: { parameter: "model", provided: run.requestedModel, expected: "a reachable model" } });
+  if (vendorFailures.length) {
+    const f = vendorFailures[vendorFailures.length - 1]!;
+    return vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
+  }
+  const budget = failures.find((f) => f.kind === "budget");
+  if (budget) return new HttpError(429, "budget_exceeded", budget.message, { retryAfter: budget.retryAfter });
+  const missing = failures.find((f) => f.kind === "missing_key");
+  if (missing) return new HttpError(500, "missing_api_key", missing.message);
+  const limited = failures.filter((f) => f.kind === "rate_limited");
+  if (limited.length && failures.every((f) => f.kind === "rate_limited" || f.kind === "cooled")) {
+    const retryAfter = Math.min(...limited.map((f) => f.retryAfter ?? 60));
+    return new HttpError(429, "rate_limit_exceeded", `rate_limit_exceeded: requests per minute for ${limited.map((f) => f.model.id).join(", ")} used up`, { retryAfter });
+  }
+  return new HttpError(503, "provider_cooled_down", "Provider is temporarily cooled down", { details: { parameter: "model", provided: run.requestedModel, expected: "a provider not in cooldown" } });
+}
+
+export function vendorHttpError(status: number, message: string, vendorError: IRError | undefined, vendorHeaders: Record<string, string>): HttpError {
+  // Faithful status for vendor answers; a transport failure (no status) is a bad gateway.
+  const s = status >= 400 ? status : 502;
+  return new HttpError(s, "provider_error", `Provider error: ${message}`, {
+    vendorType: vendorError?.vendorType,
+    retryAfter: vendorError?.retryAfter,
+    headers: vendorHeaders,
+  });
+}
