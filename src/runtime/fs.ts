@@ -1,5 +1,5 @@
 // File-system seam: the only place the core touches files, so a Deno build can swap it.
-import { type FSWatcher, existsSync, readFileSync, watch, writeSync } from "node:fs";
+import { type FSWatcher, chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, writeSync } from "node:fs";
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 
@@ -52,6 +52,30 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
 }
 
 export const fileExists = existsSync;
+
+/**
+ * The text of a private file (0600, in a 0700 folder) that is written once and then kept: made by
+ * `make` when missing, written whole beside it and linked into place, so that a concurrent reader
+ * never sees half of it and two processes starting at once both keep the first one written. A file
+ * made readable by others since (a copy, an editor) is closed again. Throws when it can be neither
+ * read nor made.
+ */
+export function privateFileOnce(path: string, make: () => string): string {
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(tmp, make(), { mode: 0o600, flag: "wx" });
+    try {
+      linkSync(tmp, path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    } finally {
+      unlinkSync(tmp);
+    }
+  }
+  if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  return readFileSync(path, "utf8");
+}
 
 /**
  * Writes as much of `bytes` to the open descriptor `fd` as it takes now and returns the count. A

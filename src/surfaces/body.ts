@@ -4,9 +4,6 @@
 import { readCapped } from "../core/read-capped.ts";
 import { HttpError } from "../core/errors.ts";
 
-// The surfaces parse bodies with the core's parser (a config patch shares it): re-exported here.
-export { parseJsonObject } from "../core/json-object.ts";
-
 export const bodyTooLarge = () => new HttpError(500, "request_too_large", "Request body too large");
 
 /** Not an async wrapper: a body with a declared length is read by the runtime's own promise. */
