@@ -5,6 +5,7 @@
 import { loadConfig } from "./config/load.ts";
 import { createLogger } from "./core/log.ts";
 import { Relay } from "./relay.ts";
+import { stdoutSink } from "./runtime/stdout.ts";
 import { buildFetch } from "./surfaces/index.ts";
 
 export interface StartRelayOptions {
@@ -25,7 +26,7 @@ export interface EmbeddedRelay {
 
 export async function startRelay(opts: StartRelayOptions): Promise<EmbeddedRelay> {
   const loaded = loadConfig({ file: opts.configFile, env: opts.env });
-  const relay = await Relay.create({ loaded, env: opts.env, log: createLogger(loaded.config.logLevel, opts.logSink) });
+  const relay = await Relay.create({ loaded, env: opts.env, log: createLogger(loaded.config.logLevel, opts.logSink ?? stdoutSink()) });
   const handle = buildFetch(relay, "start");
   return { fetch: (request) => handle(request), close: () => relay.close() };
 }

@@ -5,26 +5,26 @@ import { installId } from "./config/install-id.ts";
 import { dataDir, pluginDirs, relayHome } from "./config/paths.ts";
 import { ConfigError, loadConfig, type LoadedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
-import { Catalog } from "./core/catalog/catalog.ts";
-import { ControlState } from "./core/control.ts";
-import { MemoryBudgetGuard } from "./core/limits/budget-memory.ts";
+import type { Catalog } from "./core/catalog/catalog.ts";
+import type { ControlState } from "./core/control.ts";
+import type { MemoryBudgetGuard } from "./core/limits/budget-memory.ts";
 import { type Clock, systemClock } from "./core/limits/clock.ts";
-import { CooldownTracker } from "./core/limits/cooldown.ts";
-import { HealthBoard } from "./core/limits/health.ts";
-import { MemoryRateLimiter } from "./core/limits/rate-limit.ts";
+import type { CooldownTracker } from "./core/limits/cooldown.ts";
+import type { HealthBoard } from "./core/limits/health.ts";
+import type { MemoryRateLimiter } from "./core/limits/rate-limit.ts";
 import type { Logger } from "./core/log.ts";
 import type { RouterDeps } from "./core/router/deps.ts";
-import { LoopGuard } from "./core/router/loop-guard.ts";
-import { RunWriter } from "./core/telemetry/writer.ts";
+import type { LoopGuard } from "./core/router/loop-guard.ts";
+import { closeParts, reconfigureParts, routerParts } from "./core/router/parts.ts";
+import type { RunWriter } from "./core/telemetry/writer.ts";
+import { assembleRegistry, buildCatalog, strategyOptionsProblems } from "./plugin/assemble.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
 import { loadPlugins } from "./plugin/host.ts";
-import { checkStrategyOptions, describeProblem, vetPluginOptions } from "./plugin/options.ts";
+import { vetPluginOptions } from "./plugin/options.ts";
 import { Registry } from "./plugin/registry.ts";
-import { builtinProviders } from "./providers/index.ts";
 import { watchPaths } from "./runtime/fs.ts";
 import { openStore } from "./store/open.ts";
 import type { Store } from "./store/types.ts";
-import { builtinStrategies } from "./strategies/index.ts";
 
 export interface RelayOptions {
   loaded: LoadedConfig;
@@ -38,7 +38,7 @@ export class Relay implements RouterDeps {
   readonly startedAt = Date.now();
   /** Replaced whole on plugin reload; in-flight requests keep the plugins they started with. */
   registry = new Registry();
-  readonly control = new ControlState();
+  readonly control: ControlState;
   readonly rate: MemoryRateLimiter;
   readonly cooldown: CooldownTracker;
   readonly health: HealthBoard;
@@ -56,16 +56,16 @@ export class Relay implements RouterDeps {
     readonly store: Store,
     clock: Clock,
   ) {
-    const c = loaded.config;
-    this.rate = new MemoryRateLimiter(clock);
-    this.cooldown = new CooldownTracker(cooldownOptions(c), clock);
-    this.health = new HealthBoard([this.cooldown]);
-    this.budget = new MemoryBudgetGuard({ store, limits: budgetLimits(c), clock });
-    this.writer = new RunWriter(store, { maxWaitMs: c.telemetry.durableWaitMs, onError: (e) => log.error("run log write failed", { error: e }) });
-    this.control.routingEnabled = c.routing.enabled;
     const install = installId(relayHome(env));
     if (!install.persisted) log.warn("could not keep this install's id in RELAY_HOME; a new one is used until the next start", { home: relayHome(env) });
-    this.loop = new LoopGuard(install.id);
+    ({ control: this.control, rate: this.rate, cooldown: this.cooldown, health: this.health, budget: this.budget, writer: this.writer, loop: this.loop } = routerParts({
+      config: loaded.config,
+      log,
+      spend: store.budgets,
+      runs: store.runs,
+      installId: install.id,
+      clock,
+    }));
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
   }
@@ -76,7 +76,7 @@ export class Relay implements RouterDeps {
   async prune(): Promise<number> {
     const before = Date.now() - this.config().telemetry.retentionDays * 86_400_000;
     try {
-      return await this.store.prune(before);
+      return await this.store.runs.prune(before);
     } catch (e) {
       // A close cuts a prune short; that is not a failure.
       if (!this.closed) this.log.error("pruning the run log failed", { error: e });
@@ -115,22 +115,11 @@ export class Relay implements RouterDeps {
    */
   async loadUserPlugins(version = 0): Promise<string[]> {
     const strategies = this.config().routing.strategies;
-    const { loaded, failed, refused } = vetPluginOptions(await loadPlugins(pluginDirs(this.config(), this.env), version), strategies);
-    const registry = new Registry();
-    for (const p of builtinProviders) registry.register(p, "builtin");
-    for (const s of builtinStrategies) registry.register(s, "builtin");
-    const registered = loaded.filter(({ file, plugin }) => {
-      try {
-        const replaced = registry.register(plugin, file);
-        this.log.info("plugin loaded", { file, kind: plugin.kind, name: plugin.name, ...(replaced ? { replaced } : {}) });
-        return true;
-      } catch (e) {
-        failed.push({ file, error: (e as Error).message }); // a declaration another plugin already holds
-        return false;
-      }
-    });
+    const vetted = vetPluginOptions(await loadPlugins(pluginDirs(this.config(), this.env), version), strategies);
+    const { registry, registered, failed: conflicts } = assembleRegistry(vetted.loaded, this.log);
+    const failed = [...vetted.failed, ...conflicts];
     for (const f of failed) this.log.error("plugin failed to load", { file: f.file, error: f.error });
-    const remaining = this.strategyOptionsProblems(strategies, registry);
+    const remaining = strategyOptionsProblems(strategies, registry, this.log);
     if (remaining.length) {
       // At start (version 0) the caller fails the start with these problems instead.
       if (version > 0) this.log.error("plugins not reloaded: the strategy options do not fit them; keeping the running plugins", { problems: remaining });
@@ -140,14 +129,7 @@ export class Relay implements RouterDeps {
     this.plugins = { loaded: registered, failed };
     this.registry = registry;
     this.catalogCache = undefined;
-    return refused;
-  }
-
-  /** Options problems of `registry`'s strategies; configured options no loaded strategy has are logged, as they go unused. */
-  private strategyOptionsProblems(strategies: Config["routing"]["strategies"], registry: Registry): string[] {
-    const { problems, unused } = checkStrategyOptions(strategies, registry);
-    if (unused.length) this.log.warn("options are configured for strategies that are not loaded; they are unused", { strategies: unused.map((n) => `routing.strategies.${n}`) });
-    return problems.map(describeProblem);
+    return vetted.refused;
   }
 
   /** Load lazily-built data while idle so the first request does not pay for it. */
@@ -157,14 +139,8 @@ export class Relay implements RouterDeps {
 
   /** Built on first use (the price data is slow to load) and again after config or plugin changes. */
   get catalog(): Catalog {
-    this.catalogCache ??= this.buildCatalog(this.config());
+    this.catalogCache ??= buildCatalog(this.config(), this.registry, this.plugins.loaded);
     return this.catalogCache;
-  }
-
-  private buildCatalog(c: Config): Catalog {
-    const catalog = new Catalog({ overrides: c.models, providers: this.registry.providers.values() });
-    for (const { plugin } of this.plugins.loaded) if (plugin.kind === "provider" && plugin.models) catalog.addProviderModels(plugin.models);
-    return catalog;
   }
 
   /** Hot reload: re-read the config file and plugin folders when they change. */
@@ -185,7 +161,7 @@ export class Relay implements RouterDeps {
     try {
       const next = loadConfig({ file: this.loaded.file, env: this.env, flags: this.loaded.flags });
       if (JSON.stringify(next.config) === JSON.stringify(this.config())) return;
-      const problems = this.strategyOptionsProblems(next.config.routing.strategies, this.registry);
+      const problems = strategyOptionsProblems(next.config.routing.strategies, this.registry, this.log);
       if (problems.length) throw new ConfigError(`config file ${next.file}: ${problems.join("; ")}`);
       this.applyConfig(next);
       this.log.info("config reloaded", { file: next.file });
@@ -197,12 +173,9 @@ export class Relay implements RouterDeps {
   /** Apply a new validated configuration to the running parts. */
   applyConfig(loaded: LoadedConfig): void {
     this.loaded = loaded;
-    const c = loaded.config;
     this.catalogCache = undefined;
-    this.cooldown.setOptions(cooldownOptions(c));
-    this.budget.setLimits(budgetLimits(c));
-    this.writer.maxWaitMs = c.telemetry.durableWaitMs;
-    this.log.setLevel(c.logLevel);
+    reconfigureParts(this, loaded.config);
+    this.log.setLevel(loaded.config.logLevel);
   }
 
   /** Flush the run log and release the store; safe to call twice. */
@@ -211,24 +184,12 @@ export class Relay implements RouterDeps {
     this.closed = true;
     clearInterval(this.pruneTimer);
     this.unwatch();
-    await this.writer.close().catch((e) => this.log.error("run log flush failed", { error: e }));
-    await this.budget.flush().catch((e) => this.log.error("saving budget spend failed", { error: e }));
+    await closeParts(this, this.log);
     await this.store.close();
   }
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
-
-const cooldownOptions = (c: Config) => ({
-  failureThreshold: c.cooldown.failures,
-  windowMs: c.cooldown.windowSec * 1000,
-  cooldownMs: c.cooldown.durationSec * 1000,
-});
-
-const budgetLimits = (c: Config) => ({
-  hourlyUsd: c.limits.hourlyUsd > 0 ? c.limits.hourlyUsd : undefined,
-  dailyUsd: c.limits.dailyUsd > 0 ? c.limits.dailyUsd : undefined,
-});
 
 function requirePostgresUrl(c: Config): string {
   if (!c.store.postgresUrl) throw new Error("store.driver is postgres but store.postgresUrl (env RELAY_POSTGRES_URL) is not set");

@@ -11,6 +11,7 @@ import { terminalFor } from "./output.ts";
 import { serve } from "./serve.ts";
 import { serviceCommand } from "./service.ts";
 import { writeAllSync } from "../runtime/fs.ts";
+import { stdoutSink } from "../runtime/stdout.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -135,7 +136,7 @@ export async function main(argv: string[], env: Env = process.env, raw: CliIO = 
         const { values } = parseFlags(args, LISTEN_FLAGS, command);
         if (values.help) return printHelp(io, command);
         const loaded = loadCommandConfig(values, env, command === "start" ? "server" : "cloud");
-        const log = createLogger(loaded.config.logLevel);
+        const log = createLogger(loaded.config.logLevel, stdoutSink());
         return await serve(command, loaded, env, log);
       }
       case "version": {

@@ -114,36 +114,43 @@ function expectation(schema: TSchema, message: string): string {
 }
 
 export function loadConfig(opts: LoadOptions): LoadedConfig {
+  const where = `config file ${opts.file}`;
+  const text = opts.fileText ?? readTextFile(opts.file);
+  if (text === undefined && opts.requireFile) throw new ConfigError(`${where} does not exist`);
+  const { config, sources } = layerConfig(text === undefined ? undefined : parseJson(text, where), where, opts.env, opts.flags);
+  return { config, sources, file: opts.file, fileExists: text !== undefined, flags: opts.flags ?? {} };
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${where}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+/**
+ * defaults < `file` (a config file's content, or an object standing in for one; `where` names it in
+ * errors) < env < flags, validated: a config file's layering, for a file or an object.
+ */
+export function layerConfig(file: unknown, where: string, env: Record<string, string | undefined>, flags?: Tree): { config: Config; sources: Record<string, Layer> } {
   const sources: Record<string, Layer> = {};
   const merged: Tree = {};
-  const base = defaults() as unknown as Tree;
-  mergeInto(merged, base, "default", sources);
-
-  let fileExists = false;
-  const text = opts.fileText ?? readTextFile(opts.file);
-  if (text === undefined) {
-    if (opts.requireFile) throw new ConfigError(`config file ${opts.file} does not exist`);
-  } else {
-    fileExists = true;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (e) {
-      throw new ConfigError(`config file ${opts.file}: not valid JSON (${(e as Error).message})`);
-    }
-    if (!isPlainObject(parsed)) throw new ConfigError(`config file ${opts.file}: /: expected an object`);
+  mergeInto(merged, defaults() as unknown as Tree, "default", sources);
+  if (file !== undefined) {
+    if (!isPlainObject(file)) throw new ConfigError(`${where}: /: expected an object`);
     // Validate the file on its own first, so its errors name the file.
-    validate(parsed, () => `config file ${opts.file}`);
-    mergeInto(merged, parsed, "file", sources);
+    validate(file, () => where);
+    mergeInto(merged, file, "file", sources);
   }
-  mergeInto(merged, envLayer(opts.env), "env", sources);
-  if (opts.flags) mergeInto(merged, opts.flags, "flag", sources);
+  mergeInto(merged, envLayer(env), "env", sources);
+  if (flags) mergeInto(merged, flags, "flag", sources);
 
   const config = validate(merged, (path) => {
     const layer = sources[path] ?? Object.entries(sources).find(([k]) => path.startsWith(`${k}/`))?.[1];
-    return layer === "flag" ? "command-line flag" : layer === "env" ? "environment" : `config file ${opts.file}`;
+    return layer === "flag" ? "command-line flag" : layer === "env" ? "environment" : where;
   });
   // Every process that loads a configuration scrubs its secrets from what it logs and prints.
-  rememberSecrets(config, opts.env);
-  return { config, sources, file: opts.file, fileExists, flags: opts.flags ?? {} };
+  rememberSecrets(config, env);
+  return { config, sources };
 }

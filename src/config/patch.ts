@@ -3,9 +3,9 @@
 // bounded (http-editable.ts: never where keys or data go, a secret, a listen address or a path),
 // and so is what it costs: the patch's size and depth are checked before it is parsed, the file it
 // produces has a size limit, and the file is read and written asynchronously, so one hostile patch
-// cannot stall the thread that serves every request. Refusals are the core's HttpError, whose
+// cannot stall the thread that serves every request. Refusals are the core's CoreError, whose
 // status is a hint the caller may render.
-import { HttpError } from "../core/errors.ts";
+import { CoreError } from "../core/errors.ts";
 import { parseJsonObject } from "../core/json-object.ts";
 import type { Logger } from "../core/log.ts";
 import { describeProblem, patchOptionsProblems } from "../plugin/options.ts";
@@ -44,8 +44,8 @@ export interface PatchResult {
 }
 
 /** The refusal of a patch over PATCH_LIMITS.bytes; a caller reading the patch from a stream raises it as soon as the stream passes the limit. */
-export const patchTooLarge = (): HttpError =>
-  new HttpError(413, "request_too_large", `A config patch is at most ${PATCH_LIMITS.bytes} bytes`, {
+export const patchTooLarge = (): CoreError =>
+  new CoreError(413, "request_too_large", `A config patch is at most ${PATCH_LIMITS.bytes} bytes`, {
     details: { parameter: "body", expected: `at most ${PATCH_LIMITS.bytes} bytes` },
   });
 
@@ -67,7 +67,7 @@ let patchQueue: Promise<unknown> = Promise.resolve();
 function parsePatch(text: string): Record<string, unknown> {
   const { depth } = PATCH_LIMITS;
   if (nestsDeeperThan(text, depth)) {
-    throw new HttpError(400, "invalid_request", `A config patch nests at most ${depth} levels deep`, {
+    throw new CoreError(400, "invalid_request", `A config patch nests at most ${depth} levels deep`, {
       details: { parameter: "body", expected: `JSON nested at most ${depth} levels deep` },
     });
   }
@@ -79,7 +79,7 @@ function vetPatch(target: PatchTarget, patch: Record<string, unknown>): Record<s
   const setting = firstFileOnlySetting(patch);
   if (setting) {
     target.log.warn("config patch refused", { setting: setting.path });
-    throw new HttpError(
+    throw new CoreError(
       403,
       "forbidden_setting",
       `${setting.path} cannot be changed over HTTP (${fileOnlyReason[setting.kind]}); set it in the config file, by flag or by environment variable`,
@@ -97,14 +97,14 @@ async function applyPatch(target: PatchTarget, patch: Record<string, unknown>): 
     // Validate the whole layered result before anything is written or applied.
     loaded = loadConfig({ file, env: target.env, flags: target.loaded.flags, fileText: text });
   } catch (e) {
-    throw new HttpError(400, "invalid_config", (e as Error).message.replace(/^config file \S+: /, ""), {
+    throw new CoreError(400, "invalid_config", (e as Error).message.replace(/^config file \S+: /, ""), {
       details: { parameter: "config", expected: "a patch that keeps the configuration valid" },
     });
   }
   // Strategy options are checked against the loaded plugins' schemas, so none that would fail requests is written.
   const problems = patchOptionsProblems(loaded.config.routing.strategies, target.registry, patch);
   if (problems.length) {
-    throw new HttpError(400, "invalid_config", problems.map(describeProblem).join("; "), {
+    throw new CoreError(400, "invalid_config", problems.map(describeProblem).join("; "), {
       details: { parameter: problems[0]!.path, expected: "strategy options that match the strategy plugin's schema" },
     });
   }
@@ -117,7 +117,7 @@ async function applyPatch(target: PatchTarget, patch: Record<string, unknown>): 
 /** The config file's current content as a tree ({} when there is none yet). */
 async function readCurrent(file: string): Promise<unknown> {
   const { fileBytes, fileDepth } = PATCH_LIMITS;
-  const unreadable = (why: string) => new HttpError(409, "config_unreadable", `config file ${file} ${why}; fix it by hand first`);
+  const unreadable = (why: string) => new CoreError(409, "config_unreadable", `config file ${file} ${why}; fix it by hand first`);
   let text: string | undefined;
   try {
     text = await readTextFileAsync(file, fileBytes);
@@ -140,12 +140,12 @@ function patchedText(base: unknown, patch: Record<string, unknown>): string {
   try {
     next = mergePatch(base, patch);
   } catch (e) {
-    throw new HttpError(400, "invalid_request", (e as Error).message);
+    throw new CoreError(400, "invalid_request", (e as Error).message);
   }
   const text = `${JSON.stringify(next, null, 2)}\n`;
   const size = Buffer.byteLength(text);
   if (size > PATCH_LIMITS.fileBytes) {
-    throw new HttpError(413, "config_too_large", `The patched config file would be ${size} bytes, over the ${PATCH_LIMITS.fileBytes}-byte limit`, {
+    throw new CoreError(413, "config_too_large", `The patched config file would be ${size} bytes, over the ${PATCH_LIMITS.fileBytes}-byte limit`, {
       details: { parameter: "body", expected: `a patch leaving the config file under ${PATCH_LIMITS.fileBytes} bytes` },
     });
   }

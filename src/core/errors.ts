@@ -9,8 +9,8 @@ export interface ErrorDetails {
   expected: string;
 }
 
-export class HttpError extends Error {
-  override name = "HttpError";
+export class CoreError extends Error {
+  override name = "CoreError";
   constructor(
     /** The HTTP status a surface answers with; other callers read it as the error's class. */
     readonly status: number,

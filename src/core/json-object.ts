@@ -1,5 +1,5 @@
 // A JSON object from text, refused in the spec's shape: the body of every JSON route, and a config patch.
-import { HttpError } from "./errors.ts";
+import { CoreError } from "./errors.ts";
 
 /** Parse a JSON object; anything else is the spec's 400 "Invalid JSON". */
 export function parseJsonObject(text: string): Record<string, unknown> {
@@ -7,10 +7,10 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new HttpError(400, "invalid_request", "Invalid JSON");
+    throw new CoreError(400, "invalid_request", "Invalid JSON");
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new HttpError(400, "invalid_request", "Invalid JSON", { details: { parameter: "body", expected: "object" } });
+    throw new CoreError(400, "invalid_request", "Invalid JSON", { details: { parameter: "body", expected: "object" } });
   }
   return value as Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
 // Reads a byte stream to text with a cap: refused up front when the declared
 // length is over it, or as soon as the bytes read pass it, so nobody can make
 // Relay buffer more than the cap. Used for client bodies and vendor answers.
+import { concatBytes } from "./bytes.ts";
 
 export class TooLarge extends Error {
   override name = "TooLarge";
@@ -41,5 +42,5 @@ async function readChunks(body: ReadableStream<Uint8Array>, cap: number, tooLarg
     }
     parts.push(value);
   }
-  return new TextDecoder().decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
+  return new TextDecoder().decode(concatBytes(parts));
 }

@@ -27,7 +27,7 @@ import { openConnection } from "./sqlite-connection.ts";
 import { Journal, replayJournal } from "./sqlite-journal.ts";
 import { runInserter } from "./sqlite-insert.ts";
 import { assertInsertable, type RunRowTuple } from "./row.ts";
-import { incrStatement } from "./sql-store.ts";
+import { incrStatement } from "./budgets/sql.ts";
 
 export type WriterRequest =
   | { op: "open"; path: string; journal: string }

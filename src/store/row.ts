@@ -3,7 +3,8 @@
 // aggregates as strings and JSONB already parsed; SQLite returns booleans as
 // 0/1 and JSON as text.
 
-import type { Agent, ModelTotals, RunRecord, RunTotals } from "./types.ts";
+import type { RunRecord } from "../core/run-record.ts";
+import type { ModelTotals, RunTotals } from "./runs/types.ts";
 
 // A type alias (not an interface) so it is assignable to bun:sqlite's
 // named-binding record type.
@@ -253,16 +254,4 @@ export function fromTotalsRow(row: Row): RunTotals {
 
 export function fromModelTotalsRow(row: Row): ModelTotals {
   return { model: String(row.routed_model), provider: String(row.provider), ...fromTotalsRow(row) };
-}
-
-export function fromAgentRow(row: Row): Agent {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    capability: String(row.capability),
-    description: String(row.description),
-    endpoint: String(row.endpoint),
-    protocol: String(row.protocol),
-    created_at: String(row.created_at),
-  };
 }

@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { requestInfo } from "./app.ts";
 import { hostEnd } from "./browser-guard.ts";
-import { HttpError } from "../core/errors.ts";
+import { CoreError } from "../core/errors.ts";
 
 /** What the admin check knows about the listener a request arrived on (set by app.ts). */
 export interface AdminAccess {
@@ -76,16 +76,16 @@ const HOW =
 /** Throws 401 unless the request carries the admin token or this listener's session cookie. */
 export function requireAdmin(request: Request, configured: string | undefined): void {
   const token = adminTokenFor(request, configured);
-  if (token === undefined) throw new HttpError(401, "unauthorized", `Admin token required: ${HOW}`);
+  if (token === undefined) throw new CoreError(401, "unauthorized", `Admin token required: ${HOW}`);
   const auth = request.headers.get("authorization");
   if (auth !== null) {
     const m = /^Bearer\s+(.+)$/i.exec(auth);
     if (m && tokenMatches(m[1]!.trim(), token)) return;
-    throw new HttpError(401, "unauthorized", "Invalid admin token");
+    throw new CoreError(401, "unauthorized", "Invalid admin token");
   }
   const access = requestInfo(request).access;
   if (access && sessionMatches(request, token, access.port)) return;
-  throw new HttpError(401, "unauthorized", `Admin token required: ${HOW}`);
+  throw new CoreError(401, "unauthorized", `Admin token required: ${HOW}`);
 }
 
 /** Elysia beforeHandle hook guarding a surface's routes with the current config. */

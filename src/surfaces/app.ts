@@ -6,7 +6,7 @@ import type { Logger } from "../core/log.ts";
 import type { AdminAccess } from "./admin-auth.ts";
 import type { BrowserGuard, ListenerAddress } from "./browser-guard.ts";
 import { addCorsHeaders, preflight } from "./cors.ts";
-import { HttpError } from "../core/errors.ts";
+import { CoreError } from "../core/errors.ts";
 import { newRequestId } from "../core/ids.ts";
 import { type ErrorStyle, errorResponse } from "./http.ts";
 
@@ -74,9 +74,9 @@ export function pathOf(url: string): string {
 export function toErrorResponse(e: unknown, request: Request, log: Logger): Response {
   const { id } = requestInfo(request);
   const path = new URL(request.url).pathname;
-  if (e instanceof HttpError) return errorResponse(e, id, errorStyle(path));
+  if (e instanceof CoreError) return errorResponse(e, id, errorStyle(path));
   log.error("unhandled error", { requestId: id, path, error: e });
-  return errorResponse(new HttpError(500, "internal_error", "Internal server error"), id, errorStyle(path));
+  return errorResponse(new CoreError(500, "internal_error", "Internal server error"), id, errorStyle(path));
 }
 
 export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[], opts: SurfaceOptions) {
@@ -85,14 +85,14 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
       const path = new URL(request.url).pathname;
       const served = opts.fallback?.(request, path);
       if (served) return served;
-      return errorResponse(new HttpError(404, "not_found", NOT_FOUND_MESSAGE), requestInfo(request).id, "spec");
+      return errorResponse(new CoreError(404, "not_found", NOT_FOUND_MESSAGE), requestInfo(request).id, "spec");
     }
-    if (code === "PARSE") return toErrorResponse(new HttpError(400, "invalid_request", "Invalid JSON"), request, opts.log);
+    if (code === "PARSE") return toErrorResponse(new CoreError(400, "invalid_request", "Invalid JSON"), request, opts.log);
     if (code === "VALIDATION") {
       const v = error as { valueError?: { path?: string; message?: string; value?: unknown } };
       const parameter = (v.valueError?.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "body";
       return toErrorResponse(
-        new HttpError(400, "invalid_request", `Invalid ${parameter}: ${v.valueError?.message ?? "invalid value"}`, {
+        new CoreError(400, "invalid_request", `Invalid ${parameter}: ${v.valueError?.message ?? "invalid value"}`, {
           details: { parameter, provided: v.valueError?.value, expected: v.valueError?.message ?? "valid value" },
         }),
         request,
@@ -123,7 +123,7 @@ export function createApp(surfaces: Elysia<any, any, any, any, any, any, any>[],
       res = (origins.length && preflight(request, origins)) || (await (fast ?? handle(request)));
     } catch (e) {
       // Not toErrorResponse: a refused request's URL may have no host to parse.
-      res = e instanceof HttpError ? errorResponse(e, ri.id, errorStyle(path)) : toErrorResponse(e, request, opts.log);
+      res = e instanceof CoreError ? errorResponse(e, ri.id, errorStyle(path)) : toErrorResponse(e, request, opts.log);
       hasId = true;
     }
     if (!hasId) {

@@ -11,7 +11,7 @@
 // It runs on every request of the hot path: no URL object, no regex on the
 // usual values, a memo of the last accepted Host. Refusals carry the
 // dashboard's security headers, whichever route they stop.
-import { HttpError } from "../core/errors.ts";
+import { CoreError } from "../core/errors.ts";
 import { type HostPort, isLoopback, isLoopbackName, splitHost } from "../core/net/loopback.ts";
 import { SECURITY_HEADERS } from "./respond.ts";
 
@@ -26,7 +26,7 @@ export interface ListenerAddress {
   readonly port: number;
 }
 
-export type BrowserGuard = (request: Request, url: string, listener: ListenerAddress) => HttpError | undefined;
+export type BrowserGuard = (request: Request, url: string, listener: ListenerAddress) => CoreError | undefined;
 
 /** Where the host of an absolute `http(s)://host/...` URL ends, or -1 when it has none (Bun leaves a bad Host out of request.url). */
 export function hostEnd(url: string): number {
@@ -57,7 +57,7 @@ function parseAllowed(entries: string[]): HostPort[] {
 }
 
 const misdirected = (host: string, port: number) =>
-  new HttpError(
+  new CoreError(
     421,
     "misdirected_request",
     `Host "${host.slice(0, 100)}" is not an address of this Relay, which answers to 127.0.0.1:${port}, localhost:${port} and [::1]:${port}; to reach it by another name, add that name to server.allowedHosts`,
@@ -65,7 +65,7 @@ const misdirected = (host: string, port: number) =>
   );
 
 const foreignOrigin = (origin: string, own: string) =>
-  new HttpError(
+  new CoreError(
     403,
     "forbidden_origin",
     `Requests from web pages of ${origin.slice(0, 100)} are refused: only Relay's own pages (${own}) may call it from a browser; list other origins in server.corsOrigins`,
@@ -73,7 +73,7 @@ const foreignOrigin = (origin: string, own: string) =>
   );
 
 const notJson = (contentType: string | null) =>
-  new HttpError(415, "unsupported_media_type", `POST bodies must be JSON: send Content-Type: application/json (got ${contentType === null ? "none" : JSON.stringify(contentType.slice(0, 100))})`, {
+  new CoreError(415, "unsupported_media_type", `POST bodies must be JSON: send Content-Type: application/json (got ${contentType === null ? "none" : JSON.stringify(contentType.slice(0, 100))})`, {
     vendorType: "invalid_request_error",
     headers: SECURITY_HEADERS,
   });

@@ -1,9 +1,9 @@
-// HTTP plumbing shared by every surface: the error bodies that render the core's HttpError
+// HTTP plumbing shared by every surface: the error bodies that render the core's CoreError
 // (src/core/errors.ts). Proxy errors are answered in the client's own wire format so
 // the official SDKs parse them; other routes use the spec's shape (§2.6):
 // { error: { code, message, details? }, request_id }.
 
-import type { HttpError } from "../core/errors.ts";
+import type { CoreError } from "../core/errors.ts";
 
 export type ErrorStyle = "anthropic" | "openai" | "spec";
 
@@ -27,7 +27,7 @@ function openaiType(status: number): string {
   return "invalid_request_error";
 }
 
-export function errorBody(err: HttpError, requestId: string, style: ErrorStyle): Record<string, unknown> {
+export function errorBody(err: CoreError, requestId: string, style: ErrorStyle): Record<string, unknown> {
   const { details, suggestions, vendorType } = err.extra;
   if (style === "anthropic") {
     return {
@@ -46,7 +46,7 @@ export function errorBody(err: HttpError, requestId: string, style: ErrorStyle):
   return { error, ...(suggestions ? { suggestions } : {}), request_id: requestId };
 }
 
-export function errorResponse(err: HttpError, requestId: string, style: ErrorStyle): Response {
+export function errorResponse(err: CoreError, requestId: string, style: ErrorStyle): Response {
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "x-svc-request-id": requestId,

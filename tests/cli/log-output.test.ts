@@ -46,7 +46,8 @@ test("an access line is the line info() writes for the same fields, and is dropp
 test("stdout gets every line, in order, also when the process exits in the same turn", async () => {
   const script = `
     import { createLogger } from ${JSON.stringify(path.resolve("src/core/log.ts"))};
-    const log = createLogger("info");
+    import { stdoutSink } from ${JSON.stringify(path.resolve("src/runtime/stdout.ts"))};
+    const log = createLogger("info", stdoutSink());
     for (let i = 0; i < 5000; i++) log.info("line", { i });
     log.info("last");
     process.exit(0);
@@ -77,7 +78,8 @@ test("a line reaches stdout while the process runs on, not only when it exits", 
   const script = `
     import { writeSync } from "node:fs";
     import { createLogger } from ${JSON.stringify(path.resolve("src/core/log.ts"))};
-    const log = createLogger("info");
+    import { stdoutSink } from ${JSON.stringify(path.resolve("src/runtime/stdout.ts"))};
+    const log = createLogger("info", stdoutSink());
     log.info("first");
     await Bun.sleep(100);
     writeSync(1, "marker\\n");
@@ -96,8 +98,9 @@ test("a stdout the runtime made non-blocking, with a reader that lags: every lin
   // written at exit.
   const script = `
     import { createLogger } from ${JSON.stringify(path.resolve("src/core/log.ts"))};
+    import { stdoutSink } from ${JSON.stringify(path.resolve("src/runtime/stdout.ts"))};
     process.stdout.write("");
-    const log = createLogger("info");
+    const log = createLogger("info", stdoutSink());
     for (let i = 0; i < 5000; i++) {
       log.info("line", { i });
       if (i % 500 === 0) await Bun.sleep(1);

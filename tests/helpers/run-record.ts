@@ -1,6 +1,6 @@
 // A complete run record for store, writer and run-log bench code: unique, time-ordered ids
 // (as Relay's request ids are), one successful attempt; any field can be overridden.
-import type { RunRecord } from "../../src/store/types.ts";
+import type { RunRecord } from "../../src/core/run-record.ts";
 
 let seq = 0;
 

@@ -2,21 +2,18 @@ import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../src/core/limits/clock.ts";
 import { calendarWindowsAt } from "../../src/core/limits/budget.ts";
 import { MemoryBudgetGuard } from "../../src/core/limits/budget-memory.ts";
-import type { KvStore } from "../../src/store/types.ts";
+import type { BudgetSpend } from "../../src/store/budgets/types.ts";
 import { budgetGuardBehaviour } from "./budget-suite.ts";
 
-/** Minimal KvStore; async like the real one, so guards see the same interleavings. */
-class MapKvStore implements KvStore {
-  readonly data = new Map<string, string>();
-  async getKv(key: string): Promise<string | undefined> {
-    return this.data.get(key);
+/** Minimal BudgetSpend; async like the real one, so guards see the same interleavings. */
+class MapBudgetSpend implements BudgetSpend {
+  readonly data = new Map<string, number>();
+  async spent(key: string): Promise<number> {
+    return this.data.get(key) ?? 0;
   }
-  async setKv(key: string, value: string): Promise<void> {
-    this.data.set(key, value);
-  }
-  async incrBy(key: string, delta: number): Promise<number> {
-    const next = Number(this.data.get(key) ?? 0) + delta;
-    this.data.set(key, String(next));
+  async add(key: string, delta: number): Promise<number> {
+    const next = (this.data.get(key) ?? 0) + delta;
+    this.data.set(key, next);
     return next;
   }
 }
@@ -24,25 +21,25 @@ class MapKvStore implements KvStore {
 budgetGuardBehaviour(
   "in-memory",
   () => {
-    const store = new MapKvStore();
-    return { open: (clock, limits) => new MemoryBudgetGuard({ store, clock, limits }) };
+    const spend = new MapBudgetSpend();
+    return { open: (clock, limits) => new MemoryBudgetGuard({ spend, clock, limits }) };
   },
   200,
 );
 
 describe("in-memory budget persistence format", () => {
   test("spend is stored as integer nano-USD under the calendar window keys", async () => {
-    const store = new MapKvStore();
-    const guard = new MemoryBudgetGuard({ store, clock: new ManualClock(Date.parse("2026-11-22T10:30:00Z")) });
+    const spend = new MapBudgetSpend();
+    const guard = new MemoryBudgetGuard({ spend, clock: new ManualClock(Date.parse("2026-11-22T10:30:00Z")) });
     const r = await guard.reserve(0.5);
     if (r.refused) throw new Error("unexpected refusal");
     await guard.settle(r, 0.25);
     // Saved in batches, not per request: nothing reaches the store until the save.
-    expect(store.data.size).toBe(0);
+    expect(spend.data.size).toBe(0);
     await guard.flush();
-    expect(Object.fromEntries(store.data)).toEqual({
-      "spend:hour:2026-11-22T10": "250000000",
-      "spend:day:2026-11-22": "250000000",
+    expect(Object.fromEntries(spend.data)).toEqual({
+      "spend:hour:2026-11-22T10": 250_000_000,
+      "spend:day:2026-11-22": 250_000_000,
     });
   });
 

@@ -47,7 +47,7 @@ function depsOf(registry: Registry, health: HealthFeed[] = []): RouterDeps {
 }
 
 const plan = (deps: RouterDeps, model: string, stream = false) =>
-  planRoute(deps, { request: chat("hi", { model, stream }), requestedModel: model, clientFormat: "openai", headers: new Headers(), anthropicOnly: false });
+  planRoute(deps, { request: chat("hi", { model, stream }), requestedModel: model, clientFormat: "openai", headers: new Headers() });
 
 describe("servesConcreteModels: the strategy for concrete model names", () => {
   test("the built-in fallback declares it and plans concrete names", async () => {

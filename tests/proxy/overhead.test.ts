@@ -12,9 +12,9 @@ beforeAll(async () => {
   w = await startWorld();
   // Warm: the first answer loads the price data, which is not what is measured here.
   await (await post(w.url, "/v1/chat/completions", chatBody("gpt-4o-mini"))).text();
-  const store = w.relay.relay.store;
-  const insert = store.insertRuns.bind(store);
-  store.insertRuns = async (records) => {
+  const log = w.relay.relay.store.runs;
+  const insert = log.insertRuns.bind(log);
+  log.insertRuns = async (records) => {
     await Bun.sleep(SLOW_ACK_MS);
     return insert(records);
   };

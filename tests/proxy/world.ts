@@ -162,5 +162,5 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
 /** The settled run log, newest first. */
 export async function runs(world: World) {
   await world.relay.relay.writer.flush();
-  return (await world.relay.relay.store.listRuns({ limit: 1000, offset: 0 })).runs;
+  return (await world.relay.relay.store.runs.listRuns({ limit: 1000, offset: 0 })).runs;
 }

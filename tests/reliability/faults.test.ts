@@ -148,7 +148,7 @@ async function inject(target: TestRelay, c: FaultCase, client: Client): Promise<
 
 async function runOf(target: TestRelay, tag: string) {
   await target.relay.writer.flush();
-  const { runs } = await target.relay.store.listRuns({ limit: 1000, offset: 0 });
+  const { runs } = await target.relay.store.runs.listRuns({ limit: 1000, offset: 0 });
   return runs.find((r) => r.metadata.case === tag);
 }
 
@@ -257,7 +257,7 @@ describe("the whole matrix, 20 times over", () => {
   }
 
   test("serves every fault, logs every run, leaks no connection and no memory", async () => {
-    const runsBefore = (await relay.relay.store.totals(0)).requests;
+    const runsBefore = (await relay.relay.store.runs.totals(0)).requests;
     await matrixOnce(); // warm-up: lazy data, JIT, pools
     openai.requests.length = 0;
     anthropic.requests.length = 0;
@@ -272,7 +272,7 @@ describe("the whole matrix, 20 times over", () => {
     await expectNoLeak(refusedRelay);
     await relay.relay.writer.flush();
     const perMatrix = CASES.reduce((n, c) => n + c.clients.length, 0);
-    expect((await relay.relay.store.totals(0)).requests - runsBefore).toBe(perMatrix * ITERATIONS);
+    expect((await relay.relay.store.runs.totals(0)).requests - runsBefore).toBe(perMatrix * ITERATIONS);
     Bun.gc(true);
     const growthMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
     // Generous: one leaked 20 MB answer per run of the matrix would be ~400 MB.

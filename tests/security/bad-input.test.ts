@@ -167,7 +167,7 @@ async function check(method: "GET" | "POST", path: string, h: Record<string, str
   const configBefore = JSON.stringify(relay.relay.config());
   const vendorCallsBefore = modelCalls();
   await relay.relay.writer.flush();
-  const runsBefore = (await relay.relay.store.totals(0)).requests;
+  const runsBefore = (await relay.relay.store.runs.totals(0)).requests;
 
   const res = await send(method, path, h, bodyText);
   const text = res.text;
@@ -188,7 +188,7 @@ async function check(method: "GET" | "POST", path: string, h: Record<string, str
   // (/v1/messages/count_tokens, passed through to Anthropic) is not a model run.
   await relay.relay.writer.flush();
   const vendorCalls = modelCalls() - vendorCallsBefore;
-  const logged = (await relay.relay.store.totals(0)).requests - runsBefore;
+  const logged = (await relay.relay.store.runs.totals(0)).requests - runsBefore;
   if (parserRefused || (res.status >= 400 && !vendorRelayed(text))) expect({ path, logged }).toEqual({ path, logged: 0 });
   expect({ path, logged }).toEqual({ path, logged: vendorCalls });
 

@@ -1,8 +1,8 @@
 // Issue 34, item 7: the pieces behind the bad-names attacks. The header
 // encoder, the wire-name check, the depth bounds of walks over a client's JSON,
 // own-property asset lookups, and (through a real Relay with a misbehaving
-// strategy plugin) an answer whose headers cannot be built: the client gets an
-// error, the run log says so, and a vendor stream is cancelled.
+// strategy plugin) a plan whose tier could not become a header: refused before
+// any vendor call.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +16,7 @@ import { checkWireNames, clientInputError } from "../../src/core/router/validate
 import { estimateTokens } from "../../src/core/tokens.ts";
 import { ASSETS } from "../../src/surfaces/dashboard/assets.ts";
 import { docsAsset } from "../../src/surfaces/docs/assets.ts";
-import { HttpError } from "../../src/core/errors.ts";
+import { CoreError } from "../../src/core/errors.ts";
 import { startFakeVendor, type FakeVendor } from "../fakes/vendor.ts";
 import { startRelay, type TestRelay } from "../helpers/relay.ts";
 
@@ -53,7 +53,7 @@ describe("checkWireNames", () => {
       checkWireNames(body);
       return undefined;
     } catch (e) {
-      return { status: (e as HttpError).status, parameter: (e as HttpError).extra.details?.parameter };
+      return { status: (e as CoreError).status, parameter: (e as CoreError).extra.details?.parameter };
     }
   };
 
@@ -122,7 +122,7 @@ test("asset lookups find own entries only", async () => {
   expect((await docsAsset("init.js"))?.contentType).toContain("javascript");
 });
 
-describe("an answer whose headers cannot be built (a strategy plugin returning a bad tier)", () => {
+describe("a strategy plugin's plan whose text becomes headers (an odd tier, a bad one)", () => {
   let home: string;
   let relay: TestRelay;
   let openai: FakeVendor;
@@ -157,7 +157,7 @@ export default definePlugin({
     });
   const loggedStatus = async (id: string | null) => {
     await relay.relay.writer.flush();
-    return (await relay.relay.store.getRun(id ?? ""))?.status;
+    return (await relay.relay.store.runs.getRun(id ?? ""))?.status;
   };
 
   test("plugin text in x-svc-* headers is encoded, not mangled", async () => {
@@ -168,13 +168,18 @@ export default definePlugin({
     expect(res.headers.get("x-evil")).toBeNull();
   });
 
+  // The plan's tier would have become a header that cannot be built: the plan is refused before
+  // any vendor call, so no answer the client cannot receive is paid for and no run is logged as served.
   for (const stream of [false, true]) {
-    test(`a ${stream ? "stream" : "whole answer"}: the client gets a 500, the run is logged with it, the vendor call ends`, async () => {
+    test(`a ${stream ? "stream" : "whole answer"}: the client gets a 500 naming the plan's fault, and no vendor is called`, async () => {
+      openai.reset();
       const res = await chat("svc:broken", stream);
-      const body = await res.text();
+      const body = JSON.parse(await res.text());
       expect(res.status).toBe(500);
-      expect(JSON.parse(body).error.code).toBe("internal_error");
-      expect(await loggedStatus(res.headers.get("x-svc-request-id"))).toBe(500);
+      expect(body.error.code).toBe("strategy_error");
+      expect(body.error.message).toBe('Routing strategy "broken" returned an invalid plan: tier must be a string');
+      expect(openai.requests).toHaveLength(0);
+      expect(await loggedStatus(res.headers.get("x-svc-request-id"))).toBeUndefined();
       expect(openai.openConnections()).toBe(0);
     });
   }

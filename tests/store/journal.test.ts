@@ -48,7 +48,7 @@ describe("sqlite run-log journal", () => {
       import { openStore } from ${JSON.stringify(path.resolve("src/store/open.ts"))};
       const store = await openStore({ driver: "sqlite", path: ${JSON.stringify(dbPath)} });
       const runs = ${JSON.stringify(Array.from({ length: 50 }, (_, i) => run(`req_${String(i).padStart(2, "0")}`)))};
-      for (let b = 0; b < 5; b++) await store.insertRuns(runs.slice(b * 10, b * 10 + 10));
+      for (let b = 0; b < 5; b++) await store.runs.insertRuns(runs.slice(b * 10, b * 10 + 10));
       process.kill(process.pid, "SIGKILL");
     `;
     const child = Bun.spawn([process.execPath, "-e", script], { stderr: "pipe" });
@@ -57,7 +57,7 @@ describe("sqlite run-log journal", () => {
 
     const store = await openStore({ driver: "sqlite", path: dbPath });
     try {
-      expect((await store.listRuns({ limit: 100, offset: 0 })).total).toBe(50);
+      expect((await store.runs.listRuns({ limit: 100, offset: 0 })).total).toBe(50);
       expect(journals()).toEqual([]); // replayed, then removed
     } finally {
       await store.close();
@@ -95,10 +95,10 @@ describe("sqlite run-log journal", () => {
 
   test("reads see every acknowledged run; a clean close commits them and removes the journal", async () => {
     const store = await openStore({ driver: "sqlite", path: dbPath });
-    await store.insertRuns([run("req_1"), run("req_2")]);
+    await store.runs.insertRuns([run("req_1"), run("req_2")]);
     expect(journals()).toHaveLength(1);
-    expect((await store.listRuns({ limit: 10, offset: 0 })).runs.map((r) => r.id).sort()).toEqual(["req_1", "req_2"]);
-    expect((await store.totals(0)).requests).toBe(2);
+    expect((await store.runs.listRuns({ limit: 10, offset: 0 })).runs.map((r) => r.id).sort()).toEqual(["req_1", "req_2"]);
+    expect((await store.runs.totals(0)).requests).toBe(2);
     await store.close();
     expect(tableIds()).toEqual(["req_1", "req_2"]);
     expect(journals()).toEqual([]);
@@ -108,7 +108,7 @@ describe("sqlite run-log journal", () => {
     const store = await openStore({ driver: "sqlite", path: dbPath });
     try {
       const ids = Array.from({ length: 650 }, (_, i) => `req_${String(i).padStart(3, "0")}`);
-      for (let b = 0; b < ids.length; b += 50) await store.insertRuns(ids.slice(b, b + 50).map(run));
+      for (let b = 0; b < ids.length; b += 50) await store.runs.insertRuns(ids.slice(b, b + 50).map(run));
       // Read through a connection of the test's own: a read through the store would commit first.
       const deadline = Date.now() + 3_000;
       while (tableIds().length < ids.length && Date.now() < deadline) await Bun.sleep(10);
@@ -125,7 +125,7 @@ describe("sqlite run-log journal", () => {
     const store = await openStore({ driver: "sqlite", path: dbPath });
     try {
       const total = 80_000;
-      for (let i = 0; i < total; i += 40) await store.insertRuns(Array.from({ length: 40 }, (_, j) => run(`req_${i + j}`)));
+      for (let i = 0; i < total; i += 40) await store.runs.insertRuns(Array.from({ length: 40 }, (_, j) => run(`req_${i + j}`)));
       const counted = new Database(dbPath, { readonly: true });
       try {
         const deadline = Date.now() + 5_000;
@@ -142,10 +142,10 @@ describe("sqlite run-log journal", () => {
 
   test("two stores of one process on the same file keep their own journals", async () => {
     const a = await openStore({ driver: "sqlite", path: dbPath });
-    await a.insertRuns([run("req_a")]);
+    await a.runs.insertRuns([run("req_a")]);
     // Opening b runs recovery: a's journal belongs to a living writer of this process.
     const b = await openStore({ driver: "sqlite", path: dbPath });
-    await b.insertRuns([run("req_b")]);
+    await b.runs.insertRuns([run("req_b")]);
     expect(journals()).toHaveLength(2);
     await a.close();
     await b.close();
@@ -157,16 +157,16 @@ describe("sqlite run-log journal", () => {
     const other = new Database(dbPath);
     try {
       const original = run("req_blocked");
-      await store.insertRuns([original]); // journaled and acknowledged
+      await store.runs.insertRuns([original]); // journaled and acknowledged
       other.run("BEGIN IMMEDIATE"); // holds the write lock past the writer's 5 s busy timeout
       // Settled first, then checked: expect(...).rejects on this 5 s wait never returned under bun test 1.4.5.
-      const refused = await store.listRuns({ limit: 10, offset: 0 }).then(
+      const refused = await store.runs.listRuns({ limit: 10, offset: 0 }).then(
         () => undefined,
         (e: Error) => e,
       );
       expect(refused?.message).toMatch(/run log commit failed: database is locked/);
       other.run("ROLLBACK");
-      const { runs } = await store.listRuns({ limit: 10, offset: 0 });
+      const { runs } = await store.runs.listRuns({ limit: 10, offset: 0 });
       expect(runs).toEqual([original]);
     } finally {
       other.close();
@@ -185,7 +185,7 @@ describe("sqlite run-log journal", () => {
       let refused: Error | undefined;
       while (!refused && accepted <= 60_000) {
         const batch = Array.from({ length: BATCH }, (_, j) => run(`req_${String(accepted + j).padStart(6, "0")}`));
-        refused = await store.insertRuns(batch).then(
+        refused = await store.runs.insertRuns(batch).then(
           () => void (accepted += BATCH),
           (e: Error) => e,
         );
@@ -201,7 +201,7 @@ describe("sqlite run-log journal", () => {
       const ids = tableIds();
       expect(ids).toHaveLength(50_000);
       expect([ids[0], ids.at(-1)]).toEqual(["req_000000", "req_049999"]);
-      await store.insertRuns([run("req_after")]);
+      await store.runs.insertRuns([run("req_after")]);
     } finally {
       other.close();
       await store.close();

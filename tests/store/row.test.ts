@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { assertInsertable, bindableRow, RUN_COLUMNS, RUN_NULLABLE_COLUMNS, runRowTuple, toRunRow } from "../../src/store/row.ts";
 import { pendingMigrations } from "../../src/store/migrations.ts";
-import type { RunRecord } from "../../src/store/types.ts";
+import type { RunRecord } from "../../src/core/run-record.ts";
 
 const full: RunRecord = {
   id: "req_0001",

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openStore } from "../../src/store/open.ts";
-import type { RunRecord, Store } from "../../src/store/types.ts";
+import type { RunRecord } from "../../src/core/run-record.ts";
+import type { Store } from "../../src/store/types.ts";
 
 const PG_URL = process.env.RELAY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -80,18 +81,18 @@ for (const driver of drivers) {
     test("groups runs into buckets aligned to `since`, oldest first, empty buckets left out", async () => {
       const store = await driver.open();
       try {
-        await store.insertRuns([
+        await store.runs.insertRuns([
           run("before", T0 - 1), // outside the range
           run("a", T0, { latencyMs: 100, costUsd: 0.25 }),
           run("b", T0 + MIN - 1, { latencyMs: 300, costUsd: 0.5, outcome: "error", status: 502, fallbackUsed: true }),
           run("c", T0 + 3 * MIN + 5, { latencyMs: 50, inputTokens: 7, outputTokens: 3 }),
         ]);
-        const buckets = await store.series(T0, MIN);
+        const buckets = await store.runs.series(T0, MIN);
         expect(buckets.map((b) => b.ts)).toEqual([T0, T0 + 3 * MIN]);
         expect(buckets[0]).toMatchObject({ requests: 2, errors: 1, fallbacks: 1, latencyAvgMs: 200, latencyMaxMs: 300 });
         expect(buckets[0]!.costUsd).toBeCloseTo(0.75);
         expect(buckets[1]).toMatchObject({ requests: 1, errors: 0, inputTokens: 7, outputTokens: 3, latencyAvgMs: 50, latencyMaxMs: 50 });
-        expect(await store.series(T0 + 10 * MIN, MIN)).toEqual([]);
+        expect(await store.runs.series(T0 + 10 * MIN, MIN)).toEqual([]);
       } finally {
         await store.close();
       }

@@ -30,7 +30,7 @@ test("a new store: folders 0700, database, WAL, shared memory and journal 0600",
   const path = join(dir, "a", "b", "relay.db");
   const store = new SqliteStore(path);
   await store.migrate();
-  await store.insertRuns([aRun("run_1")]);
+  await store.runs.insertRuns([aRun("run_1")]);
   const files = readdirSync(join(dir, "a", "b"));
   expect(files).toEqual(expect.arrayContaining(["relay.db", "relay.db-wal", "relay.db-shm"]));
   expect(files.some((f) => f.endsWith(".jsonl"))).toBe(true);

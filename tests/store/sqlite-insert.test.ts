@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { pendingMigrations } from "../../src/store/migrations.ts";
 import { bindableRow, bindableRows, fromRunRow, RUN_COLUMNS, runRowTuple, type RunRowTuple } from "../../src/store/row.ts";
 import { INSERT_GROUP, runInserter } from "../../src/store/sqlite-insert.ts";
-import type { RunRecord } from "../../src/store/types.ts";
+import type { RunRecord } from "../../src/core/run-record.ts";
 import { sampleRun } from "../helpers/run-record.ts";
 
 function migrated(): Database {

@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { LATEST_VERSION, MIGRATIONS } from "../../src/store/migrations.ts";
 import { openStore } from "../../src/store/open.ts";
-import type { Agent, RunRecord, Store } from "../../src/store/types.ts";
+import type { RunRecord } from "../../src/core/run-record.ts";
+import type { Agent } from "../../src/store/agents/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
 const PG_URLS = process.env.RELAY_TEST_PG_URL
   ? [process.env.RELAY_TEST_PG_URL]
@@ -185,10 +187,10 @@ for (const driver of drivers) {
           { type: "fallback", model: "b", provider: "q" },
         ],
       });
-      await store.insertRuns([plain, full]);
-      expect(await store.getRun(plain.id)).toEqual(plain);
-      expect(await store.getRun(full.id)).toEqual(full);
-      expect(await store.getRun("missing")).toBeUndefined();
+      await store.runs.insertRuns([plain, full]);
+      expect(await store.runs.getRun(plain.id)).toEqual(plain);
+      expect(await store.runs.getRun(full.id)).toEqual(full);
+      expect(await store.runs.getRun("missing")).toBeUndefined();
     });
 
     test("lists newest first with filters, pagination and total", async () => {
@@ -199,48 +201,48 @@ for (const driver of drivers) {
         run({ routedModel: "m1", provider: "p1" }),
         run({ routedModel: "m2", provider: "p2" }),
       ];
-      await store.insertRuns(runs);
+      await store.runs.insertRuns(runs);
       const ids = (rs: RunRecord[]) => rs.map((r) => r.id);
 
-      const all = await store.listRuns({ limit: 10, offset: 0 });
+      const all = await store.runs.listRuns({ limit: 10, offset: 0 });
       expect(all.total).toBe(5);
       expect(ids(all.runs)).toEqual(ids([...runs].reverse()));
 
-      const page = await store.listRuns({ limit: 2, offset: 2 });
+      const page = await store.runs.listRuns({ limit: 2, offset: 2 });
       expect(page.total).toBe(5);
       expect(ids(page.runs)).toEqual([runs[2].id, runs[1].id]);
 
-      const m1 = await store.listRuns({ limit: 10, offset: 0, model: "m1" });
+      const m1 = await store.runs.listRuns({ limit: 10, offset: 0, model: "m1" });
       expect(m1.total).toBe(3);
       expect(ids(m1.runs)).toEqual([runs[3].id, runs[2].id, runs[0].id]);
 
-      const m1p1 = await store.listRuns({ limit: 1, offset: 0, model: "m1", provider: "p1" });
+      const m1p1 = await store.runs.listRuns({ limit: 1, offset: 0, model: "m1", provider: "p1" });
       expect(m1p1.total).toBe(2);
       expect(ids(m1p1.runs)).toEqual([runs[3].id]);
 
-      expect(ids((await store.listRuns({ limit: 10, offset: 0, status: 500 })).runs)).toEqual([runs[1].id]);
-      expect((await store.listRuns({ limit: 10, offset: 0, sessionKey: "s1" })).total).toBe(2);
-      const recent = await store.listRuns({ limit: 10, offset: 0, since: runs[3].ts });
+      expect(ids((await store.runs.listRuns({ limit: 10, offset: 0, status: 500 })).runs)).toEqual([runs[1].id]);
+      expect((await store.runs.listRuns({ limit: 10, offset: 0, sessionKey: "s1" })).total).toBe(2);
+      const recent = await store.runs.listRuns({ limit: 10, offset: 0, since: runs[3].ts });
       expect(ids(recent.runs)).toEqual([runs[4].id, runs[3].id]);
-      expect(await store.listRuns({ limit: 10, offset: 50 })).toEqual({ runs: [], total: 5 });
+      expect(await store.runs.listRuns({ limit: 10, offset: 50 })).toEqual({ runs: [], total: 5 });
     });
 
     test("ignores records whose id already exists", async () => {
       const first = run({ costUsd: 1 });
-      await store.insertRuns([first]);
+      await store.runs.insertRuns([first]);
       const second = run();
-      await store.insertRuns([{ ...first, costUsd: 99 }, second, { ...second, costUsd: 42 }]);
-      expect((await store.getRun(first.id))?.costUsd).toBe(1);
-      expect((await store.getRun(second.id))?.costUsd).toBe(second.costUsd);
-      expect((await store.listRuns({ limit: 10, offset: 0 })).total).toBe(2);
+      await store.runs.insertRuns([{ ...first, costUsd: 99 }, second, { ...second, costUsd: 42 }]);
+      expect((await store.runs.getRun(first.id))?.costUsd).toBe(1);
+      expect((await store.runs.getRun(second.id))?.costUsd).toBe(second.costUsd);
+      expect((await store.runs.listRuns({ limit: 10, offset: 0 })).total).toBe(2);
     });
 
     test("a batch with one bad record writes nothing", async () => {
       const bad = { ...run(), requestedModel: null } as unknown as RunRecord;
-      await expect(store.insertRuns([run(), run(), bad, run()])).rejects.toThrow();
-      expect((await store.listRuns({ limit: 10, offset: 0 })).total).toBe(0);
-      await store.insertRuns([run()]); // the store stays usable
-      expect((await store.listRuns({ limit: 10, offset: 0 })).total).toBe(1);
+      await expect(store.runs.insertRuns([run(), run(), bad, run()])).rejects.toThrow();
+      expect((await store.runs.listRuns({ limit: 10, offset: 0 })).total).toBe(0);
+      await store.runs.insertRuns([run()]); // the store stays usable
+      expect((await store.runs.listRuns({ limit: 10, offset: 0 })).total).toBe(1);
     });
 
     test("totals and per-model totals since a time", async () => {
@@ -248,9 +250,9 @@ for (const driver of drivers) {
       const a = run({ routedModel: "m1", provider: "p1", inputTokens: 10, outputTokens: 1, costUsd: 0.5 });
       const b = run({ routedModel: "m1", provider: "p1", inputTokens: 20, outputTokens: 2, costUsd: 0.25, fallbackUsed: true });
       const c = run({ routedModel: "m2", provider: "p2", inputTokens: 5, outputTokens: 3, costUsd: 1, outcome: "error", status: 502 });
-      await store.insertRuns([old, a, b, c]);
+      await store.runs.insertRuns([old, a, b, c]);
 
-      const totals = await store.totals(a.ts);
+      const totals = await store.runs.totals(a.ts);
       expect(totals).toEqual({
         requests: 3,
         errors: 1,
@@ -261,7 +263,7 @@ for (const driver of drivers) {
         costUsd: 1.75,
         fallbacks: 1,
       });
-      expect(await store.totals(c.ts + 1)).toEqual({
+      expect(await store.runs.totals(c.ts + 1)).toEqual({
         requests: 0,
         errors: 0,
         inputTokens: 0,
@@ -272,7 +274,7 @@ for (const driver of drivers) {
         fallbacks: 0,
       });
 
-      const byModel = await store.totalsByModel(a.ts);
+      const byModel = await store.runs.totalsByModel(a.ts);
       expect(byModel).toEqual([
         {
           model: "m1",
@@ -303,64 +305,67 @@ for (const driver of drivers) {
 
     test("latencies are newest first, bounded and since a time", async () => {
       const runs = [run({ latencyMs: 10 }), run({ latencyMs: 20.5 }), run({ latencyMs: 30 }), run({ latencyMs: 40 })];
-      await store.insertRuns(runs);
-      expect(await store.latencies(0, 10)).toEqual([40, 30, 20.5, 10]);
-      expect(await store.latencies(0, 2)).toEqual([40, 30]);
-      expect(await store.latencies(runs[1].ts, 10)).toEqual([40, 30, 20.5]);
+      await store.runs.insertRuns(runs);
+      expect(await store.runs.latencies(0, 10)).toEqual([40, 30, 20.5, 10]);
+      expect(await store.runs.latencies(0, 2)).toEqual([40, 30]);
+      expect(await store.runs.latencies(runs[1].ts, 10)).toEqual([40, 30, 20.5]);
     });
 
     test("prune deletes only older runs and counts them", async () => {
       const runs = [run(), run(), run(), run()];
-      await store.insertRuns(runs);
-      expect(await store.prune(runs[2].ts)).toBe(2);
-      expect((await store.listRuns({ limit: 10, offset: 0 })).runs.map((r) => r.id)).toEqual([runs[3].id, runs[2].id]);
-      expect(await store.prune(runs[2].ts)).toBe(0);
+      await store.runs.insertRuns(runs);
+      expect(await store.runs.prune(runs[2].ts)).toBe(2);
+      expect((await store.runs.listRuns({ limit: 10, offset: 0 })).runs.map((r) => r.id)).toEqual([runs[3].id, runs[2].id]);
+      expect(await store.runs.prune(runs[2].ts)).toBe(0);
     });
 
     test("kv get, set, overwrite", async () => {
-      expect(await store.getKv("mode")).toBeUndefined();
-      await store.setKv("mode", "on");
-      await store.setKv("mode", "off");
-      expect(await store.getKv("mode")).toBe("off");
+      expect(await store.kv.get("mode")).toBeUndefined();
+      await store.kv.set("mode", "on");
+      await store.kv.set("mode", "off");
+      expect(await store.kv.get("mode")).toBe("off");
     });
 
-    test("incrBy is atomic under concurrency", async () => {
-      const results = await Promise.all(Array.from({ length: 100 }, () => store.incrBy("hits", 1)));
-      expect(await store.getKv("hits")).toBe("100");
+    test("a budget window's spend starts at 0, and adding to it is atomic under concurrency", async () => {
+      expect(await store.budgets.spent("hits")).toBe(0);
+      const results = await Promise.all(Array.from({ length: 100 }, () => store.budgets.add("hits", 1)));
+      expect(await store.budgets.spent("hits")).toBe(100);
       // Every increment saw a distinct value: none was lost or doubled.
       expect(new Set(results).size).toBe(100);
       expect(Math.max(...results)).toBe(100);
-      expect(await store.incrBy("spend", 0.5)).toBe(0.5);
-      expect(await store.incrBy("spend", 1.25)).toBe(1.75);
-      expect(await store.incrBy("spend", -0.75)).toBe(1);
+      expect(await store.budgets.add("spend", 0.5)).toBe(0.5);
+      expect(await store.budgets.add("spend", 1.25)).toBe(1.75);
+      expect(await store.budgets.add("spend", -0.75)).toBe(1);
     });
 
     test("agents list by created_at then id, filtered and paginated", async () => {
-      await store.insertAgent(agent("agent_c", "search", "2024-01-02T00:00:00.000Z"));
-      await store.insertAgent(agent("agent_b", "search", "2024-01-01T00:00:00.000Z"));
-      await store.insertAgent(agent("agent_a", "search", "2024-01-02T00:00:00.000Z"));
-      await store.insertAgent(agent("agent_x", "code", "2023-12-31T00:00:00.000Z"));
+      await store.agents.insertAgent(agent("agent_c", "search", "2024-01-02T00:00:00.000Z"));
+      await store.agents.insertAgent(agent("agent_b", "search", "2024-01-01T00:00:00.000Z"));
+      await store.agents.insertAgent(agent("agent_a", "search", "2024-01-02T00:00:00.000Z"));
+      await store.agents.insertAgent(agent("agent_x", "code", "2023-12-31T00:00:00.000Z"));
 
-      const all = await store.listAgents({ limit: 10, offset: 0 });
+      const all = await store.agents.listAgents({ limit: 10, offset: 0 });
       expect(all.total).toBe(4);
       expect(all.agents.map((a) => a.id)).toEqual(["agent_x", "agent_b", "agent_a", "agent_c"]);
       expect(all.agents[0]).toEqual(agent("agent_x", "code", "2023-12-31T00:00:00.000Z"));
 
-      const search = await store.listAgents({ capability: "search", limit: 2, offset: 1 });
+      const search = await store.agents.listAgents({ capability: "search", limit: 2, offset: 1 });
       expect(search.total).toBe(3);
       expect(search.agents.map((a) => a.id)).toEqual(["agent_a", "agent_c"]);
-      expect(await store.listAgents({ capability: "none", limit: 10, offset: 0 })).toEqual({ agents: [], total: 0 });
+      expect(await store.agents.listAgents({ capability: "none", limit: 10, offset: 0 })).toEqual({ agents: [], total: 0 });
     });
 
     test("integrity check passes and data survives close and reopen", async () => {
       expect(await store.integrityCheck()).toBe(true);
       const r = run();
-      await store.insertRuns([r]);
-      await store.setKv("k", "v");
+      await store.runs.insertRuns([r]);
+      await store.kv.set("k", "v");
+      await store.budgets.add("spend:day:2026-11-22", 250_000_000);
       await store.close();
       const reopened = await open();
-      expect(await reopened.getRun(r.id)).toEqual(r);
-      expect(await reopened.getKv("k")).toBe("v");
+      expect(await reopened.runs.getRun(r.id)).toEqual(r);
+      expect(await reopened.kv.get("k")).toBe("v");
+      expect(await reopened.budgets.spent("spend:day:2026-11-22")).toBe(250_000_000);
       expect(await reopened.integrityCheck()).toBe(true);
     });
   });
@@ -394,27 +399,27 @@ describe("sqlite run-log writer thread", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  const ids = async () => (await store.listRuns({ limit: 100, offset: 0 })).runs.map((r) => r.id).sort();
+  const ids = async () => (await store.runs.listRuns({ limit: 100, offset: 0 })).runs.map((r) => r.id).sort();
 
   /** The worker behind one of the store's threads ("thread": the writer; "reader"), if it runs. */
   const workerOf = (s: Store, which: "thread" | "reader"): Worker | undefined =>
     (s as unknown as Record<string, { requests?: { worker: Worker } }>)[which].requests?.worker;
 
   test("a thread that died is replaced on the next batch; nothing committed before is lost", async () => {
-    await store.insertRuns([run({ id: "req_before" })]);
+    await store.runs.insertRuns([run({ id: "req_before" })]);
     const first = workerOf(store, "thread");
     expect(first).toBeDefined();
     first!.terminate();
     // The thread's end is noticed asynchronously; until then a batch may be sent to it and fail.
     for (let i = 0; i < 200 && workerOf(store, "thread") === first; i++) await Bun.sleep(5);
-    await store.insertRuns([run({ id: "req_after" })]);
+    await store.runs.insertRuns([run({ id: "req_after" })]);
     expect(workerOf(store, "thread")).toBeDefined();
     expect(workerOf(store, "thread")).not.toBe(first);
     expect(await ids()).toEqual(["req_after", "req_before"]);
   });
 
   test("runs a dead thread had journaled are visible to the next read, with no batch after the death", async () => {
-    await store.insertRuns([run({ id: "req_journaled_1" }), run({ id: "req_journaled_2" })]);
+    await store.runs.insertRuns([run({ id: "req_journaled_1" }), run({ id: "req_journaled_2" })]);
     const first = workerOf(store, "thread")!;
     first.terminate(); // acknowledged (journaled), most likely not yet committed
     for (let i = 0; i < 200 && workerOf(store, "thread") === first; i++) await Bun.sleep(5);
@@ -424,14 +429,14 @@ describe("sqlite run-log writer thread", () => {
 
   test("the reader thread folds committed runs into the database file while the store stays open", async () => {
     const file = path.join(root, "relay.db");
-    await store.insertRuns(Array.from({ length: 300 }, (_, i) => run({ id: `req_ckpt_${i}` })));
-    expect((await store.listRuns({ limit: 1, offset: 0 })).total).toBe(300); // committed to the WAL
+    await store.runs.insertRuns(Array.from({ length: 300 }, (_, i) => run({ id: `req_ckpt_${i}` })));
+    expect((await store.runs.listRuns({ limit: 1, offset: 0 })).total).toBe(300); // committed to the WAL
     const before = statSync(file).size;
     // Nothing else checkpoints this: 300 runs are far below any connection's automatic checkpoint.
     for (let i = 0; i < 60 && statSync(file).size === before; i++) await Bun.sleep(50);
     expect(statSync(file).size).toBeGreaterThan(before);
     // Closing stops the reader first, so the final checkpoint is not refused as busy.
-    await store.insertRuns([run({ id: "req_ckpt_last" })]);
+    await store.runs.insertRuns([run({ id: "req_ckpt_last" })]);
     await store.close();
     expect(!existsSync(`${file}-wal`) || statSync(`${file}-wal`).size === 0).toBe(true);
   });
@@ -439,32 +444,34 @@ describe("sqlite run-log writer thread", () => {
   test("prepareWrites starts the writer thread, and with it the reader, before any batch; again it does nothing", async () => {
     expect(workerOf(store, "thread")).toBeUndefined();
     expect(workerOf(store, "reader")).toBeUndefined();
-    store.prepareWrites!();
+    store.runs.prepareWrites!();
     const writer = workerOf(store, "thread");
     expect(writer).toBeDefined();
     expect(workerOf(store, "reader")).toBeDefined();
-    store.prepareWrites!();
-    await store.insertRuns([run({ id: "req_prepared" })]);
+    store.runs.prepareWrites!();
+    await store.runs.insertRuns([run({ id: "req_prepared" })]);
     expect(workerOf(store, "thread")).toBe(writer);
     expect(await ids()).toEqual(["req_prepared"]);
   });
 
-  test("a key's value is read on this connection, without starting the reader thread, and sees the writer thread's counter", async () => {
-    await store.setKv("mode", "on");
-    expect(await store.getKv("mode")).toBe("on");
-    expect(await store.getKv("absent")).toBeUndefined();
+  test("a key's value and a window's spend are read on this connection, without starting the reader thread, and see the writer thread's counter", async () => {
+    await store.kv.set("mode", "on");
+    expect(await store.kv.get("mode")).toBe("on");
+    expect(await store.kv.get("absent")).toBeUndefined();
+    expect(await store.budgets.spent("spend")).toBe(0);
     expect(workerOf(store, "reader")).toBeUndefined();
-    await store.incrBy("spend", 5);
-    expect(await store.getKv("spend")).toBe("5");
-    expect(await store.incrBy("spend", 2)).toBe(7);
-    expect(await store.getKv("spend")).toBe("7");
+    await store.budgets.add("spend", 5);
+    expect(workerOf(store, "thread")).toBeDefined();
+    expect(await store.budgets.spent("spend")).toBe(5);
+    expect(await store.budgets.add("spend", 2)).toBe(7);
+    expect(await store.budgets.spent("spend")).toBe(7);
   });
 
   test("a prune with nothing old enough is answered here, without starting the writer thread", async () => {
-    expect(await store.prune(Date.now())).toBe(0);
+    expect(await store.runs.prune(Date.now())).toBe(0);
     expect(workerOf(store, "thread")).toBeUndefined();
-    await store.insertRuns([run({ id: "req_old", ts: 1_000 }), run({ id: "req_new" })]);
-    expect(await store.prune(2_000)).toBe(1);
+    await store.runs.insertRuns([run({ id: "req_old", ts: 1_000 }), run({ id: "req_new" })]);
+    expect(await store.runs.prune(2_000)).toBe(1);
     expect(await ids()).toEqual(["req_new"]);
   });
 
@@ -473,13 +480,13 @@ describe("sqlite run-log writer thread", () => {
     const file = path.join(root, "reported.db");
     const reported = await openStore({ driver: "sqlite", path: file, onError: (m) => messages.push(m) });
     try {
-      await reported.insertRuns([run({ id: "req_first" })]);
+      await reported.runs.insertRuns([run({ id: "req_first" })]);
       const first = workerOf(reported, "reader")!;
       first.terminate();
       for (let i = 0; i < 200 && messages.length === 0; i++) await Bun.sleep(5);
       expect(messages).toEqual([expect.stringContaining("SQLite reader thread exited")]);
-      await reported.insertRuns([run({ id: "req_second" })]);
-      expect((await reported.listRuns({ limit: 10, offset: 0 })).total).toBe(2);
+      await reported.runs.insertRuns([run({ id: "req_second" })]);
+      expect((await reported.runs.listRuns({ limit: 10, offset: 0 })).total).toBe(2);
       expect(workerOf(reported, "reader")).not.toBe(first);
     } finally {
       await reported.close();
@@ -487,13 +494,13 @@ describe("sqlite run-log writer thread", () => {
   });
 
   test("reads of a file store run on the reader thread, not on the request thread's connection", async () => {
-    await store.insertRuns([run({ id: "req_read" })]);
+    await store.runs.insertRuns([run({ id: "req_read" })]);
     const main = (store as unknown as { db: Database }).db;
     const onMain: string[] = [];
     const query = main.query.bind(main);
     main.query = ((text: string) => (onMain.push(text), query(text))) as typeof main.query;
-    expect((await store.totalsByModel(0))[0]?.requests).toBe(1);
-    expect((await store.listRuns({ limit: 10, offset: 0, model: "gpt-4o-mini" })).total).toBe(1);
+    expect((await store.runs.totalsByModel(0))[0]?.requests).toBe(1);
+    expect((await store.runs.listRuns({ limit: 10, offset: 0, model: "gpt-4o-mini" })).total).toBe(1);
     expect(await store.integrityCheck()).toBe(true);
     expect(onMain).toEqual([]);
   });
@@ -513,8 +520,8 @@ describe("sqlite run-log writer thread", () => {
 
   test("a batch the database refuses rejects with SQLite's reason, and the thread goes on", async () => {
     const bad = { ...run({ id: "req_bad" }), outcome: undefined } as unknown as RunRecord; // NOT NULL column
-    await expect(store.insertRuns([run({ id: "req_ok_in_bad_batch" }), bad])).rejects.toThrow(/NOT NULL/);
-    await store.insertRuns([run({ id: "req_next" })]);
+    await expect(store.runs.insertRuns([run({ id: "req_ok_in_bad_batch" }), bad])).rejects.toThrow(/NOT NULL/);
+    await store.runs.insertRuns([run({ id: "req_next" })]);
     expect(await ids()).toEqual(["req_next"]);
   });
 });

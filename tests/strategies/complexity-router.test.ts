@@ -51,7 +51,6 @@ async function candidates(deps: RouterDeps, requested: string): Promise<string[]
     requestedModel: requested,
     clientFormat: "openai",
     headers: new Headers(),
-    anthropicOnly: false,
   });
   return routing.candidates.map((m) => `${m.provider}:${m.id}`);
 }

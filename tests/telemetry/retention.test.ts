@@ -14,15 +14,15 @@ test("runs older than retentionDays are pruned at start, and only those", async 
   try {
     const store = await openStore({ driver: "sqlite", path: join(home, "data", "relay.db") });
     const old = Date.now() - 3 * 86_400_000;
-    await store.insertRuns(Array.from({ length: 5_000 }, (_, i) => sampleRun({ id: `req_old_${i}`, ts: old + i })));
-    await store.insertRuns([sampleRun({ id: "req_recent" })]);
+    await store.runs.insertRuns(Array.from({ length: 5_000 }, (_, i) => sampleRun({ id: `req_old_${i}`, ts: old + i })));
+    await store.runs.insertRuns([sampleRun({ id: "req_recent" })]);
     await store.close();
 
     const r = await startRelay({ home, config: { telemetry: { retentionDays: 2 } } });
     try {
       expect((await fetch(`${r.url}/health`)).status).toBe(200);
       const left = await eventually(async () => {
-        const { runs, total } = await r.relay.store.listRuns({ limit: 10, offset: 0 });
+        const { runs, total } = await r.relay.store.runs.listRuns({ limit: 10, offset: 0 });
         return total === 1 ? runs : undefined;
       }, "the old runs to be pruned");
       expect(left.map((run) => run.id)).toEqual(["req_recent"]);

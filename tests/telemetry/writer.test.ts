@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { RunWriter } from "../../src/core/telemetry/writer.ts";
 import { openStore } from "../../src/store/open.ts";
-import type { RunLog, RunRecord, Store } from "../../src/store/types.ts";
+import type { RunRecord } from "../../src/core/run-record.ts";
+import type { RunLog } from "../../src/store/runs/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
 let seq = 0;
 function run(): RunRecord {
@@ -61,7 +63,7 @@ function instrumented(log: RunLog, failFirst = 0) {
   return { log: wrapped, spy };
 }
 
-const count = async (store: Store) => (await store.listRuns({ limit: 1, offset: 0 })).total;
+const count = async (store: Store) => (await store.runs.listRuns({ limit: 1, offset: 0 })).total;
 
 describe("RunWriter", () => {
   let store: Store;
@@ -72,7 +74,7 @@ describe("RunWriter", () => {
 
   test("prepare asks the store to prepare its writes once, however many runs call it", async () => {
     let prepared = 0;
-    const writer = new RunWriter({ ...store, insertRuns: (r) => store.insertRuns(r), prepareWrites: () => void prepared++ });
+    const writer = new RunWriter({ ...store.runs, insertRuns: (r) => store.runs.insertRuns(r), prepareWrites: () => void prepared++ });
     writer.prepare();
     writer.prepare();
     expect(prepared).toBe(1);
@@ -85,8 +87,8 @@ describe("RunWriter", () => {
     const errors: unknown[] = [];
     const writer = new RunWriter(
       {
-        ...store,
-        insertRuns: (r) => store.insertRuns(r),
+        ...store.runs,
+        insertRuns: (r) => store.runs.insertRuns(r),
         prepareWrites: () => {
           throw new Error("no thread");
         },
@@ -101,7 +103,7 @@ describe("RunWriter", () => {
   });
 
   test("write is synchronous and defers the insert", async () => {
-    const { log, spy } = instrumented(store);
+    const { log, spy } = instrumented(store.runs);
     const writer = new RunWriter(log, { batchSize: 2 });
     for (let i = 0; i < 5; i++) writer.write(run());
     expect(spy.calls).toBe(0);
@@ -111,7 +113,7 @@ describe("RunWriter", () => {
   });
 
   test("sends full batches, one at a time", async () => {
-    const { log, spy } = instrumented(store);
+    const { log, spy } = instrumented(store.runs);
     const writer = new RunWriter(log, { batchSize: 200 });
     for (let i = 0; i < 450; i++) writer.write(run());
     await writer.flush();
@@ -123,7 +125,7 @@ describe("RunWriter", () => {
   });
 
   test("close writes every queued record", async () => {
-    const writer = new RunWriter(store);
+    const writer = new RunWriter(store.runs);
     const ids = new Set<string>();
     for (let i = 0; i < 5_000; i++) {
       const r = run();
@@ -133,13 +135,13 @@ describe("RunWriter", () => {
     await writer.close();
     expect(writer.pending).toBe(0);
     expect(writer.stats.written).toBe(5_000);
-    const { runs, total } = await store.listRuns({ limit: 10_000, offset: 0 });
+    const { runs, total } = await store.runs.listRuns({ limit: 10_000, offset: 0 });
     expect(total).toBe(5_000);
     expect(new Set(runs.map((r) => r.id))).toEqual(ids);
   });
 
   test("the interval timer flushes a partial batch", async () => {
-    const writer = new RunWriter(store, { batchSize: 100, flushIntervalMs: 5 });
+    const writer = new RunWriter(store.runs, { batchSize: 100, flushIntervalMs: 5 });
     writer.write(run());
     writer.write(run());
     // Poll without asserting on time: the timer alone must write them.
@@ -149,7 +151,7 @@ describe("RunWriter", () => {
   });
 
   test("failed batches are retried and nothing is lost", async () => {
-    const { log, spy } = instrumented(store, 3);
+    const { log, spy } = instrumented(store.runs, 3);
     const errors: unknown[] = [];
     const writer = new RunWriter(log, { batchSize: 100, flushIntervalMs: 2, onError: (e) => errors.push(e) });
     for (let i = 0; i < 250; i++) writer.write(run());
@@ -161,7 +163,7 @@ describe("RunWriter", () => {
   });
 
   test("flush rejects after repeated failures but keeps the records", async () => {
-    const { log } = instrumented(store, Number.POSITIVE_INFINITY);
+    const { log } = instrumented(store.runs, Number.POSITIVE_INFINITY);
     const writer = new RunWriter(log, { flushIntervalMs: 1, onError: () => {} });
     writer.write(run());
     await expect(writer.flush()).rejects.toThrow(/injected failure/);
@@ -173,14 +175,14 @@ describe("RunWriter", () => {
 
   test("overflow drops the oldest records and reports once per burst", async () => {
     const errors: unknown[] = [];
-    const writer = new RunWriter(store, { batchSize: 1_000, maxQueue: 100, onError: (e) => errors.push(e) });
+    const writer = new RunWriter(store.runs, { batchSize: 1_000, maxQueue: 100, onError: (e) => errors.push(e) });
     const records = Array.from({ length: 250 }, run);
     for (const r of records) writer.write(r);
     expect(writer.stats.dropped).toBe(150);
     expect(writer.pending).toBe(100);
     expect(errors).toHaveLength(1);
     await writer.close();
-    const { runs } = await store.listRuns({ limit: 1_000, offset: 0 });
+    const { runs } = await store.runs.listRuns({ limit: 1_000, offset: 0 });
     expect(runs.map((r) => r.id).sort()).toEqual(records.slice(150).map((r) => r.id).sort());
     expect(writer.stats.written).toBe(100);
   });
@@ -195,7 +197,7 @@ describe("RunWriter", () => {
   });
 
   test("write never throws, even when the error hook does", () => {
-    const writer = new RunWriter(store, {
+    const writer = new RunWriter(store.runs, {
       maxQueue: 1,
       batchSize: 10,
       onError: () => {
@@ -217,18 +219,18 @@ describe("RunWriter durability", () => {
   afterEach(() => store.close());
 
   test("a write's promise resolves only once its record is committed", async () => {
-    const writer = new RunWriter(store);
+    const writer = new RunWriter(store.runs);
     const rec = run();
     let resolved = false;
     const done = writer.write(rec).then(() => (resolved = true));
     expect(resolved).toBe(false);
     await done;
-    expect(await store.getRun(rec.id)).toBeDefined();
+    expect(await store.runs.getRun(rec.id)).toBeDefined();
     await writer.close();
   });
 
   test("records written while a commit is recent are grouped into one commit", async () => {
-    const { log, spy } = instrumented(store);
+    const { log, spy } = instrumented(store.runs);
     const writer = new RunWriter(log, { groupCommitMs: 50 });
     await writer.write(run()); // first commit: immediately on the next turn
     const later = Array.from({ length: 10 }, () => writer.write(run()));
@@ -240,7 +242,7 @@ describe("RunWriter durability", () => {
   test("a record's wait ends with its own batch, even while later records keep arriving", async () => {
     // Each batch is held until the test releases it, so what is in flight is known exactly.
     const held: Array<() => void> = [];
-    const gated: RunLog = { ...store, insertRuns: (records) => new Promise<void>((r) => held.push(r)).then(() => store.insertRuns(records)) };
+    const gated: RunLog = { ...store.runs, insertRuns: (records) => new Promise<void>((r) => held.push(r)).then(() => store.runs.insertRuns(records)) };
     const writer = new RunWriter(gated, { flushIntervalMs: 10_000 });
     const nextBatch = async (n: number) => {
       while (held.length < n) await Bun.sleep(1);
@@ -267,21 +269,21 @@ describe("RunWriter durability", () => {
   });
 
   test("a store that hangs does not hold the caller past maxWaitMs; the record stays queued", async () => {
-    const { log: hanging, release } = heldUntilReleased(store);
+    const { log: hanging, release } = heldUntilReleased(store.runs);
     const writer = new RunWriter(hanging, { maxWaitMs: 100, flushIntervalMs: 20 });
     const rec = run();
     await writer.write(rec); // resolves through the wait bound, not the commit
-    expect(await store.getRun(rec.id)).toBeUndefined();
+    expect(await store.runs.getRun(rec.id)).toBeUndefined();
     expect(writer.pending).toBe(1);
     release();
     await writer.close();
-    expect(await store.getRun(rec.id)).toBeDefined();
+    expect(await store.runs.getRun(rec.id)).toBeDefined();
   });
 
   // telemetry.durableWaitMs is "the longest a response waits": the bound must hold to the
   // millisecond scale, not to the next retry sweep (250 ms by default).
   test("with the default sweep, a hanging store holds the caller for maxWaitMs, not until the next sweep", async () => {
-    const { log: hanging, release } = heldUntilReleased(store);
+    const { log: hanging, release } = heldUntilReleased(store.runs);
     const writer = new RunWriter(hanging, { maxWaitMs: 30 });
     const t0 = performance.now();
     await writer.write(run());
@@ -293,7 +295,7 @@ describe("RunWriter durability", () => {
   });
 
   test("maxWaitMs 0: write() does not wait for the commit, and the record is still written", async () => {
-    const { log: hanging, release } = heldUntilReleased(store);
+    const { log: hanging, release } = heldUntilReleased(store.runs);
     const writer = new RunWriter(hanging, { maxWaitMs: 0 });
     const rec = run();
     let resolved = false;
@@ -303,6 +305,6 @@ describe("RunWriter durability", () => {
     expect(writer.pending).toBe(1);
     release();
     await writer.close();
-    expect(await store.getRun(rec.id)).toBeDefined();
+    expect(await store.runs.getRun(rec.id)).toBeDefined();
   });
 });

@@ -1,6 +1,6 @@
 // `relay logs`: recent runs from the server's run log, oldest first like a
 // tail; --follow keeps polling and prints only runs it has not shown yet.
-import type { RunRecord } from "../../store/types.ts";
+import type { RunRecord } from "../../core/run-record.ts";
 import { UsageError, parseFlags } from "../args.ts";
 import { type Style, formatUsd, styleFor } from "../output.ts";
 import { RelayClient } from "./client.ts";

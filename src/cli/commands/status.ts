@@ -1,6 +1,6 @@
 // `relay status`: is the configured server up, is routing on, what has it spent today.
 import type { BudgetStatus } from "../../core/limits/budget.ts";
-import type { RunTotals } from "../../store/types.ts";
+import type { RunTotals } from "../../store/runs/types.ts";
 import { parseFlags } from "../args.ts";
 import { formatUsd, styleFor } from "../output.ts";
 import { RelayClient, ServerError } from "./client.ts";

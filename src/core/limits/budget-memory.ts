@@ -1,7 +1,7 @@
 // The in-memory BudgetGuard: one instance's tallies, authoritative in memory so that
-// check-and-reserve is one synchronous step, with spend persisted through the KvStore in
+// check-and-reserve is one synchronous step, with spend persisted to the store's budgets in
 // batches. Windows, units and the admission rule are budget.ts's.
-import type { KvStore } from "../../store/types.ts";
+import type { BudgetSpend } from "../../store/budgets/types.ts";
 import {
   ReservationBook,
   calendarWindowsAt,
@@ -21,6 +21,7 @@ import {
   type WindowTally,
 } from "./budget.ts";
 import { systemClock, type Clock } from "./clock.ts";
+import { unrefTimer } from "../../runtime/timers.ts";
 
 const RESOLVED = Promise.resolve();
 
@@ -28,13 +29,13 @@ const RESOLVED = Promise.resolve();
 const SAVE_EVERY_MS = 1_000;
 
 export interface MemoryBudgetGuardOptions {
-  store: KvStore;
+  spend: BudgetSpend;
   limits?: BudgetLimits;
   clock?: Clock;
 }
 
 export class MemoryBudgetGuard implements BudgetGuard {
-  private readonly store: KvStore;
+  private readonly spend: BudgetSpend;
   private readonly clock: Clock;
   private limits: BudgetLimits;
   private readonly book = new ReservationBook("mem-");
@@ -52,7 +53,7 @@ export class MemoryBudgetGuard implements BudgetGuard {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: MemoryBudgetGuardOptions) {
-    this.store = opts.store;
+    this.spend = opts.spend;
     this.clock = opts.clock ?? systemClock;
     this.limits = validateLimits(opts.limits ?? {});
   }
@@ -147,8 +148,8 @@ export class MemoryBudgetGuard implements BudgetGuard {
   private tally(window: CalendarWindow): Promise<WindowTally> {
     let tally = this.tallies.get(window.spendKey);
     if (tally === undefined) {
-      tally = this.store.getKv(window.spendKey).then((v) => {
-        const t = { spent: v === undefined ? 0 : Number(v), reserved: 0 };
+      tally = this.spend.spent(window.spendKey).then((spent) => {
+        const t = { spent, reserved: 0 };
         // Only while still current: a rollover during the load has already dropped this window.
         if (this.tallies.get(window.spendKey) === tally) this.loaded.set(window.spendKey, t);
         return t;
@@ -178,7 +179,7 @@ export class MemoryBudgetGuard implements BudgetGuard {
       this.saveTimer = undefined;
       this.flush().catch(() => {}); // failed deltas stay queued for the next save
     }, SAVE_EVERY_MS);
-    this.saveTimer.unref?.();
+    unrefTimer(this.saveTimer);
   }
 
   async flush(): Promise<void> {
@@ -187,7 +188,7 @@ export class MemoryBudgetGuard implements BudgetGuard {
     for (const [key, delta] of [...this.unsaved]) {
       this.unsaved.delete(key);
       try {
-        await this.store.incrBy(key, delta);
+        await this.spend.add(key, delta);
       } catch (e) {
         this.unsaved.set(key, (this.unsaved.get(key) ?? 0) + delta);
         throw e;

@@ -8,7 +8,7 @@
 // that billed past the request's own max_tokens, or past what was reserved, is flagged in the run
 // log as a `budget_overshoot` event; a cap Relay set is logged as a `budget_cap` event.
 import type { ModelInfo } from "../../plugin/api.ts";
-import type { RunEvent } from "../../store/types.ts";
+import type { RunEvent } from "../run-record.ts";
 import type { ChatRequest, Usage } from "../ir.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
 import type { BudgetGuard, BudgetRefusal, BudgetReservation } from "./budget.ts";

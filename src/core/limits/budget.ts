@@ -16,7 +16,7 @@
 // the windows current when it was made, even if it settles after a rollover.
 //
 // Amounts are kept as integer nano-dollars, so sums are exact and storage
-// counters can be plain integer increments (KvStore.incrBy, Redis INCRBY).
+// counters can be plain integer increments (BudgetSpend.add, Redis INCRBY).
 // Persisted keys `spend:hour:<YYYY-MM-DDTHH>` and `spend:day:<YYYY-MM-DD>`
 // therefore hold nano-USD.
 //

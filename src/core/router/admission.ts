@@ -1,56 +1,65 @@
-// The checks a request passes before any plan: its body, the loop guard, its session and metadata,
-// its decoding to the IR and the client's own credential. What passes becomes a Run.
-import { HttpError } from "../errors.ts";
+// The checks a call passes before any plan: the loop guard, its body, its session, its decoding to
+// the IR and the client's own credential. What passes becomes a Run.
+import { CoreError } from "../errors.ts";
 import { codecFor } from "../formats/index.ts";
 import type { ChatRequest } from "../ir.ts";
 import { admitClientCredential } from "./client-credential.ts";
 import type { RouterDeps } from "./deps.ts";
-import { type ChatCall, Run } from "./run.ts";
+import { newRequestId } from "../ids.ts";
+import type { Call, RouteCall } from "./call.ts";
+import { Run } from "./run.ts";
 import { checkWireNames, clientInputError } from "./validate.ts";
 
+const missingModel = (provided: unknown) =>
+  new CoreError(400, "invalid_request", "Missing model in request", { details: { parameter: "model", provided, expected: "string" } });
+
 export function validateChatBody(body: Record<string, unknown>): void {
-  if (typeof body.model !== "string" || body.model.trim() === "")
-    throw new HttpError(400, "invalid_request", "Missing model in request", { details: { parameter: "model", provided: body.model, expected: "string" } });
+  if (typeof body.model !== "string" || body.model.trim() === "") throw missingModel(body.model);
   if (!Array.isArray(body.messages))
-    throw new HttpError(400, "invalid_request", "Missing or invalid messages array in request", {
+    throw new CoreError(400, "invalid_request", "Missing or invalid messages array in request", {
       details: { parameter: "messages", provided: typeof body.messages, expected: "array" },
     });
   checkWireNames(body);
 }
 
-export const sessionKeyOf = (h: Headers): string | undefined =>
-  h.get("x-svc-session") ?? h.get("x-claude-code-session-id") ?? undefined;
-
-function parseMetadata(h: Headers): Record<string, unknown> {
-  const raw = h.get("x-svc-metadata");
-  if (!raw) return {};
-  try {
-    const v = JSON.parse(raw);
-    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new HttpError(400, "invalid_request", "x-svc-metadata must be a JSON object", { details: { parameter: "x-svc-metadata", expected: "JSON object" } });
+/** The checks that need no plan: the loop guard, body, session, the request's decoding, the client's own credential. */
+export function admit(deps: RouterDeps, routeCall: RouteCall): Run {
+  const call = callOf(routeCall);
+  const headers = call.headers;
+  if (deps.loop.looped(headers)) throw deps.loop.refuse(call.caller.url, call.format, deps.registry.providers.values(), deps.config(), deps.env);
+  const body = call.body;
+  if (body) validateChatBody(body);
+  else if (typeof routeCall.request!.model !== "string" || routeCall.request!.model.trim() === "") throw missingModel(routeCall.request!.model);
+  const sessionKey = call.caller.session;
+  if (deps.control.isRefused(sessionKey))
+    throw new CoreError(403, "session_killed", "This session was ended by an administrator (POST /control/enable resumes)");
+  const ir = body ? decode(call.format, body) : routeCall.request!;
+  const requestedModel = body ? (body.model as string) : ir.model;
+  const client = admitClientCredential(deps, call.format, headers);
+  return new Run(deps, call, ir, requestedModel, sessionKey, call.caller.metadata ?? {}, client);
 }
 
-/** The checks that need no plan: body, session, metadata, the request's decoding, the client's own credential. */
-export function admit(deps: RouterDeps, call: ChatCall): Run {
-  const headers = call.request.headers;
-  if (deps.loop.looped(headers)) throw deps.loop.refuse(call.request.url, call.clientFormat, deps.registry.providers.values(), deps.config(), deps.env);
-  validateChatBody(call.body);
-  const requestedModel = call.body.model as string;
-  const sessionKey = sessionKeyOf(headers);
-  if (deps.control.isRefused(sessionKey))
-    throw new HttpError(403, "session_killed", "This session was ended by an administrator (POST /control/enable resumes)");
-  const metadata = parseMetadata(headers);
-
-  let ir: ChatRequest;
+function decode(format: Call["format"], body: Record<string, unknown>): ChatRequest {
   try {
-    ir = codecFor(call.clientFormat).decodeRequest(call.body);
+    return codecFor(format).decodeRequest(body);
   } catch (e) {
     throw clientInputError(e) ?? e;
   }
+}
 
-  const client = admitClientCredential(deps, call.clientFormat, headers);
-  return new Run(deps, call, ir, requestedModel, sessionKey, metadata, client);
+/** The call with its defaults filled in. */
+function callOf(c: RouteCall): Call {
+  const at = c.at ?? Date.now();
+  return {
+    id: c.id ?? newRequestId(at),
+    start: c.start ?? performance.now(),
+    at,
+    format: c.format,
+    caller: c.caller,
+    headers: c.caller.headers ?? new Headers(),
+    signal: c.signal,
+    nativeOnly: c.nativeOnly,
+    body: c.body,
+    rawBody: c.rawBody,
+  };
 }

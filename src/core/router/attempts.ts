@@ -4,28 +4,28 @@
 import type { Config } from "../../config/schema.ts";
 import type { ModelInfo, ProviderPlugin } from "../../plugin/api.ts";
 import { costOf } from "../catalog/cost.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 import type { BudgetRefusal } from "../limits/budget.ts";
 import { sleep } from "../limits/clock.ts";
 import { classifyFailure } from "../limits/failure.ts";
 import { type ModelRateLimits, modelRateLimits } from "../limits/model-rate.ts";
 import type { RateDecision } from "../limits/rate-limit.ts";
-import { type Answer, jsonAnswer } from "./answer.ts";
+import { type Answer, answerResult, pricedAnswer } from "./answer.ts";
 import { keyFor } from "./client-credential.ts";
 import { missingKeyError, needsKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
-import { type AttemptFailure, budgetExceeded, finalError, vendorHttpError } from "./failures.ts";
+import { type AttemptFailure, budgetExceeded, coreErrorOf, finalError, providerError } from "./failures.ts";
+import type { RouteResult } from "./result.ts";
 import { addUsage, type Run } from "./run.ts";
 import { startStream } from "./stream-start.ts";
 import { Attempt, type AttemptOutcome, attemptOne, type TryFailure } from "./vendor-call.ts";
-import { clientInputError } from "./validate.ts";
 
 /**
  * The candidates in turn (fallback, cascade, one retry after a short Retry-After); whatever ends the
- * run settles it. The one async frame a request holds while its vendor works (see handleChat): the
+ * run settles it. The one async frame a call holds while its vendor works (see route()); it never rejects: the
  * steps it calls are synchronous but for the vendor call, the stream's start and a Retry-After's sleep.
  */
-export async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> {
+export async function attemptAll(deps: RouterDeps, run: Run): Promise<RouteResult> {
   try {
     const loop = new Attempts(deps, run);
     const candidates = run.routing.candidates;
@@ -37,7 +37,7 @@ export async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> 
         let outcome = await attemptOne(deps, attempt.begin());
         if (outcome.kind === "response" && outcome.stream) {
           const started = await startStream(deps, attempt, outcome);
-          if (started instanceof Response) return started;
+          if (started.kind === "stream") return started;
           outcome = started;
         }
         if (outcome.kind === "response") {
@@ -54,18 +54,14 @@ export async function attemptAll(deps: RouterDeps, run: Run): Promise<Response> 
 
     const answer = loop.answer();
     run.routed = answer.model;
-    const { body, headers } = jsonAnswer(deps, run, answer);
-    // Built before the run is logged: if building it fails, the run records the error the client gets.
-    const response = new Response(body, { status: 200, headers });
-    // The record is committed before the client can see the answer complete.
+    const priced = pricedAnswer(deps, run, answer);
+    // The record is committed before the caller can see the answer.
     await run.settle("ok", 200);
-    return response;
+    return answerResult(run, answer, priced);
   } catch (e) {
-    // A client's input that could not be converted (a schema too deep, say) is its 400, logged as such.
-    const err = clientInputError(e) ?? e;
-    const status = err instanceof HttpError ? err.status : 500;
-    await run.settle(run.scope.aborted ? "cancelled" : "error", status, (err as Error).message);
-    throw err;
+    const error = coreErrorOf(deps, run.call.id, run.call.caller, e);
+    await run.settle(run.scope.aborted ? "cancelled" : "error", error.status, error.message);
+    return { kind: "error", error, record: run.record };
   }
 }
 
@@ -163,13 +159,13 @@ class Attempts {
     // Vendor text goes on to the client, the run log, the cooldown state and the log: without secrets.
     f.message = run.scrub(f.message);
     const cls = classifyFailure(f.networkError !== undefined ? { error: f.networkError } : { status: f.status });
-    if (run.scope.aborted) throw new HttpError(499, "cancelled", "Client closed the request");
+    if (run.scope.aborted) throw new CoreError(499, "cancelled", "Client closed the request");
     if (cls.vendorSide && !f.limited) {
       if (deps.cooldown.recordFailure(provider.name, f.message)) deps.log.warn("provider cooled down", { provider: provider.name, reason: f.message });
     }
     run.events.push({ type: "error", model: model.id, provider: provider.name, status: f.status, reason: f.message });
     this.fail({ model, provider: provider.name, status: f.status, message: f.message, vendorError: f.vendorError, kind: "vendor", retryAfter: f.retryAfter });
-    if (!cls.retryable) throw vendorHttpError(f.status, f.message, f.vendorError, run.vendorHeaders);
+    if (!cls.retryable) throw providerError(f.status, f.message, f.vendorError, run.vendorHeaders);
     const candidates = run.routing.candidates;
     const last = i === candidates.length - 1;
     const wait = f.retryAfter;

@@ -1,7 +1,7 @@
 // A client's own credential for a vendor (ProviderPlugin.clientCredential): read from the headers the
 // provider declared, on requests in the format it declared, and used only for that provider's calls.
 import type { ClientCredentialStyle, ModelInfo, ProviderPlugin, WireFormat } from "../../plugin/api.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 import { providerKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 
@@ -34,7 +34,7 @@ export function admitClientCredential(deps: Pick<RouterDeps, "registry" | "confi
   const key = readClientCredential(owner.clientCredential!, h);
   if (key !== undefined) return { owner, key };
   if (providerKey(owner, deps.config(), deps.env) === undefined)
-    throw new HttpError(401, "authentication_error", `Missing ${owner.displayName ?? owner.name} authentication`);
+    throw new CoreError(401, "authentication_error", `Missing ${owner.displayName ?? owner.name} authentication`);
   return undefined;
 }
 

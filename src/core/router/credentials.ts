@@ -5,7 +5,7 @@
 // config file, then the plugin's default.
 import type { Config } from "../../config/schema.ts";
 import type { ProviderPlugin } from "../../plugin/api.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -16,9 +16,9 @@ export function providerKey(p: ProviderPlugin, config: Config, env: Env): string
 
 export const needsKey = (p: ProviderPlugin): boolean => (p.apiKeyEnv?.length ?? 0) > 0;
 
-export function missingKeyError(p: ProviderPlugin): HttpError {
+export function missingKeyError(p: ProviderPlugin): CoreError {
   const name = p.apiKeyEnv?.[0] ?? `${p.name.toUpperCase()}_API_KEY`;
-  return new HttpError(500, "missing_api_key", `Missing ${name} environment variable`);
+  return new CoreError(500, "missing_api_key", `Missing ${name} environment variable`);
 }
 
 const HTTP_SCHEME = /^https?:\/\//i;

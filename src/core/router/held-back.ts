@@ -5,6 +5,7 @@
 // which could not use half an event anyway. Vendors send whole events per
 // chunk, so this nearly always holds one chunk for the time of one check.
 
+import { concatBytes } from "../bytes.ts";
 import { NdjsonParser } from "../formats/ndjson.ts";
 import { SseParser } from "../formats/sse.ts";
 import type { RawStreamEvent } from "../formats/types.ts";
@@ -65,11 +66,11 @@ export class HeldBack {
    * found (in a stream whose lines end in CR alone, the events held with it are swapped too).
    */
   replaceEvent(raw: RawStreamEvent, replacement: string): void {
-    const all = concat(this.chunks);
+    const all = concatBytes(this.chunks);
     for (let from = 0, end = 0; from < all.byteLength; from = end) {
       end = this.nextEnd(all, from);
       if (!holds(all.subarray(from, end), raw, this.lines)) continue;
-      const swapped = concat([all.subarray(0, from), new TextEncoder().encode(replacement), all.subarray(end)]);
+      const swapped = concatBytes([all.subarray(0, from), new TextEncoder().encode(replacement), all.subarray(end)]);
       this.chunks.splice(0, this.chunks.length, swapped);
       this.bytes = swapped.byteLength;
       return;
@@ -123,19 +124,6 @@ function holds(segment: Uint8Array, raw: RawStreamEvent, lines: boolean): boolea
   const parser = lines ? new NdjsonParser() : new SseParser();
   const text = new TextDecoder().decode(segment);
   return [...parser.push(text), ...parser.end()].some((e) => e.data === raw.data && e.event === raw.event);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  let size = 0;
-  for (const p of parts) size += p.byteLength;
-  const out = new Uint8Array(size);
-  size = 0;
-  for (const p of parts) {
-    out.set(p, size);
-    size += p.byteLength;
-  }
-  return out;
 }
 
 async function sendAll(sink: SinkWriter, chunks: readonly Uint8Array[]): Promise<void> {

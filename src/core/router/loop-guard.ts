@@ -4,12 +4,12 @@
 // pointing at Relay itself, typically ANTHROPIC_BASE_URL exported for Claude
 // Code and inherited by Relay. It is refused with 508 before any vendor call.
 // Relays chained on purpose have different ids and pass.
-import { networkInterfaces } from "node:os";
 import type { Config } from "../../config/schema.ts";
 import type { ProviderPlugin, WireFormat } from "../../plugin/api.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 import { isLoopback } from "../net/loopback.ts";
 import { type BaseUrlSource, baseUrlSource, relayBaseUrlEnv } from "./credentials.ts";
+import { ownAddresses } from "../../runtime/net.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -40,8 +40,8 @@ export class LoopGuard {
   }
 
   /** The 508 for a looped request (see loopMessage), marked so that the call it answers knows its own loop. */
-  refuse(requestUrl: string, format: WireFormat, providers: Iterable<ProviderPlugin>, config: Config, env: Env): HttpError {
-    return new HttpError(508, "loop_detected", loopMessage(requestUrl, format, providers, config, env), { headers: { [LOOP_HEADER]: this.mark } });
+  refuse(requestUrl: string | undefined, format: WireFormat, providers: Iterable<ProviderPlugin>, config: Config, env: Env): CoreError {
+    return new CoreError(508, "loop_detected", loopMessage(requestUrl, format, providers, config, env), { headers: { [LOOP_HEADER]: this.mark } });
   }
 
   /** Whether a vendor's answer is this Relay refusing its own call: the client gets that 508 as it is, not as a provider error. */
@@ -69,13 +69,13 @@ export interface Listen {
  * Names each setting that sends this route's wire format to the address the request came to (the
  * looping call's Host is that base URL's), and how to point it at the vendor instead.
  */
-function loopMessage(requestUrl: string, format: WireFormat, providers: Iterable<ProviderPlugin>, config: Config, env: Env): string {
+function loopMessage(requestUrl: string | undefined, format: WireFormat, providers: Iterable<ProviderPlugin>, config: Config, env: Env): string {
   const host = hostOf(requestUrl);
   const found: string[] = [];
   for (const p of providers) {
     if (p.format !== format) continue;
     const source = baseUrlSource(p, config, env);
-    if (source.from !== "default" && hostOf(source.url) === host) found.push(pointsBack(p, source));
+    if (host !== undefined && source.from !== "default" && hostOf(source.url) === host) found.push(pointsBack(p, source));
   }
   if (found.length) return found.join("; ");
   return "This request has already passed through this Relay: a vendor base URL leads back to it; check RELAY_<PROVIDER>_BASE_URL, the vendor's own <VENDOR>_BASE_URL and providers.<name>.baseUrl";
@@ -123,13 +123,8 @@ export function reachesListener(url: string, listen: Listen): boolean {
 
 const bare = (host: string): string => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host);
 
-function ownAddresses(): Set<string> {
-  const found = new Set<string>();
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) found.add(a.address.toLowerCase());
-  return found;
-}
-
-function hostOf(url: string): string | undefined {
+function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
   try {
     return new URL(url).host;
   } catch {

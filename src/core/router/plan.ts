@@ -3,7 +3,7 @@
 // concrete model goes to the configured override strategy or to the one that
 // declares `servesConcreteModels` (the built-in `fallback`).
 import type { ModelInfo, RoutePlan, StrategyContext, StrategyPlugin, WireFormat } from "../../plugin/api.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 import type { ChatRequest } from "../ir.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
 import { needsKey, providerKey } from "./credentials.ts";
@@ -21,23 +21,26 @@ export interface PlanInput {
   requestedModel: string;
   clientFormat: WireFormat;
   headers: Headers;
-  /** /v1/messages serves first-vendor models only. */
-  anthropicOnly: boolean;
+  /** Serve only models whose provider speaks clientFormat; the refusal's message otherwise (RouteCall.nativeOnly). */
+  nativeOnly?: string;
   /** The provider the client brought its own credential for (Anthropic's, on /v1/messages). */
   clientCredentialFor?: string;
 }
 
-export function modelNotFound(deps: RouterDeps, name: string): HttpError {
-  return new HttpError(400, "model_not_found", "Model not found", {
+export function modelNotFound(deps: RouterDeps, name: string): CoreError {
+  return new CoreError(400, "model_not_found", "Model not found", {
     suggestions: deps.catalog.suggest(name, 5),
     details: { parameter: "model", provided: name, expected: "a model id, alias or virtual model (GET /v1/models)" },
   });
 }
 
-const nativeOnly = () =>
-  new HttpError(400, "invalid_request", "Native /v1/messages only supports Anthropic models; use /v1/chat/completions for other vendors", {
-    details: { parameter: "model", expected: "an Anthropic model" },
-  });
+const notNative = (input: PlanInput) =>
+  new CoreError(400, "invalid_request", input.nativeOnly!, { details: { parameter: "model", expected: `a model served in the ${input.clientFormat} format` } });
+
+/** Whether a native-only call may go to `model`: its provider speaks the call's format. */
+function speaksFormat(deps: RouterDeps, input: PlanInput, model: ModelInfo): boolean {
+  return input.nativeOnly === undefined || deps.registry.providers.get(model.provider)?.format === input.clientFormat;
+}
 
 export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<PlanInput, "clientCredentialFor">): boolean {
   const p = deps.registry.providers.get(model.provider);
@@ -51,11 +54,11 @@ export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<Pla
 function concreteStrategy(deps: RouterDeps, override: string): StrategyPlugin {
   if (override) {
     const strategy = deps.registry.strategies.get(override);
-    if (!strategy) throw new HttpError(500, "strategy_missing", `Routing strategy "${override}" is not loaded`);
+    if (!strategy) throw new CoreError(500, "strategy_missing", `Routing strategy "${override}" is not loaded`);
     return strategy;
   }
   const strategy = deps.registry.concreteStrategy();
-  if (!strategy) throw new HttpError(500, "strategy_missing", "No loaded strategy serves concrete model names (a strategy plugin declares servesConcreteModels)");
+  if (!strategy) throw new CoreError(500, "strategy_missing", "No loaded strategy serves concrete model names (a strategy plugin declares servesConcreteModels)");
   return strategy;
 }
 
@@ -91,10 +94,10 @@ export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise
 
   if (!deps.control.routingEnabled) {
     // Disabled: pure passthrough to the model asked for.
-    if (virtual) throw new HttpError(400, "routing_disabled", `Routing is disabled; virtual model ${name} cannot be served`);
+    if (virtual) throw new CoreError(400, "routing_disabled", `Routing is disabled; virtual model ${name} cannot be served`);
     const model = deps.catalog.resolve(name);
     if (!model) throw modelNotFound(deps, name);
-    if (input.anthropicOnly && model.provider !== "anthropic") throw nativeOnly();
+    if (!speaksFormat(deps, input, model)) throw notNative(input);
     return { strategy: "passthrough", plan: { candidates: [model.id], mode: "fallback", reasons: ["routing disabled"] }, candidates: [model] };
   }
 
@@ -102,7 +105,7 @@ export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise
   if (!strategy) {
     const model = deps.catalog.resolve(name);
     if (!model) throw modelNotFound(deps, name);
-    if (input.anthropicOnly && model.provider !== "anthropic") throw nativeOnly();
+    if (!speaksFormat(deps, input, model)) throw notNative(input);
     strategy = concreteStrategy(deps, config.routing.override);
   }
   // A strategy that needs whole answers (cascade judges them) hands streams to its declared stand-in (spec §3).
@@ -112,7 +115,7 @@ export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise
     // An own property only, as src/plugin/options.ts checks: a strategy named `constructor` gets its options, not Object's.
     options: Object.hasOwn(config.routing.strategies, strategy.name) ? config.routing.strategies[strategy.name]! : emptyOptionsOf(strategy),
     catalog: deps.catalog,
-    isAvailable: (m) => isAvailable(deps, m, input) && (!input.anthropicOnly || m.provider === "anthropic"),
+    isAvailable: (m) => isAvailable(deps, m, input) && speaksFormat(deps, input, m),
     health: deps.health,
     estimateTokens: neutralEstimate,
   };
@@ -121,8 +124,24 @@ export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise
   return planned instanceof Promise ? planned.then((plan) => routingOf(deps, input, chosen, plan)) : routingOf(deps, input, chosen, planned);
 }
 
+/**
+ * A plugin's plan is checked before any vendor call: its tier and reasons become routing facts
+ * (headers, the run log), and a plan of the wrong shape would otherwise fail only once paid for.
+ */
+function planProblem(plan: RoutePlan): string | undefined {
+  if (!plan || typeof plan !== "object") return "the plan is not an object";
+  if (!Array.isArray(plan.candidates) || !plan.candidates.every((c) => typeof c === "string")) return "candidates must be an array of model names";
+  if (plan.mode !== "fallback" && plan.mode !== "cascade") return 'mode must be "fallback" or "cascade"';
+  if (plan.tier !== undefined && typeof plan.tier !== "string") return "tier must be a string";
+  if (!Array.isArray(plan.reasons) || !plan.reasons.every((r) => typeof r === "string")) return "reasons must be an array of strings";
+  if (plan.maxEscalations !== undefined && !(typeof plan.maxEscalations === "number" && plan.maxEscalations >= 0)) return "maxEscalations must be a number of at least 0";
+  return undefined;
+}
+
 /** The plan's candidates resolved in the catalog: unknown names dropped (and logged), duplicates once. */
 function routingOf(deps: RouterDeps, input: PlanInput, strategy: StrategyPlugin, plan: RoutePlan): Routing {
+  const problem = planProblem(plan);
+  if (problem) throw new CoreError(500, "strategy_error", `Routing strategy "${strategy.name}" returned an invalid plan: ${problem}`);
   const name = input.requestedModel;
   const candidates: ModelInfo[] = [];
   for (const c of plan.candidates) {
@@ -131,12 +150,12 @@ function routingOf(deps: RouterDeps, input: PlanInput, strategy: StrategyPlugin,
       deps.log.warn("strategy proposed an unknown model", { strategy: strategy.name, model: c });
       continue;
     }
-    if ((input.anthropicOnly && m.provider !== "anthropic") || holds(candidates, m)) continue;
+    if (!speaksFormat(deps, input, m) || holds(candidates, m)) continue;
     candidates.push(m);
   }
   if (candidates.length === 0) {
-    if (input.anthropicOnly && plan.candidates.length) throw nativeOnly();
-    throw new HttpError(503, "no_candidate", `No model available for ${name}: ${plan.reasons.join("; ") || "the strategy proposed none"}`);
+    if (input.nativeOnly !== undefined && plan.candidates.length) throw notNative(input);
+    throw new CoreError(503, "no_candidate", `No model available for ${name}: ${plan.reasons.join("; ") || "the strategy proposed none"}`);
   }
   return { strategy: strategy.name, plan, candidates, judge: plan.mode === "cascade" ? strategy.judge : undefined };
 }

@@ -1,28 +1,17 @@
 // A request's run: what is known about it as the attempts go, closed once by settle(), which frees
 // what the run holds and logs it as a RunRecord.
-import type { ModelInfo, WireFormat } from "../../plugin/api.ts";
-import type { RunEvent, RunRecord } from "../../store/types.ts";
+import type { ModelInfo } from "../../plugin/api.ts";
 import { costOf } from "../catalog/cost.ts";
 import type { InFlight } from "../control.ts";
 import { type ChatRequest, type Usage, emptyUsage } from "../ir.ts";
 import type { RunBudget } from "../limits/budget-run.ts";
+import type { RunEvent, RunRecord } from "../run-record.ts";
 import { scrubSecrets } from "../secrets/known.ts";
+import type { Call } from "./call.ts";
 import type { ClientCredential } from "./client-credential.ts";
 import type { RouterDeps } from "./deps.ts";
 import type { Routing } from "./plan.ts";
 import { RequestScope } from "./scope.ts";
-
-export interface ChatCall {
-  request: Request;
-  requestId: string;
-  /** performance.now() when the request arrived. */
-  start: number;
-  /** Date.now() when the request arrived (the time in its id): the run's timestamp. */
-  at: number;
-  clientFormat: Extract<WireFormat, "openai" | "anthropic">;
-  body: Record<string, unknown>;
-  rawBody: string;
-}
 
 /** Everything known about the run so far; becomes the RunRecord. */
 export class Run {
@@ -57,11 +46,14 @@ export class Run {
   /** Set when a budget is: the run's reservations (see budget-run.ts). */
   budget: RunBudget | undefined;
   private telemetry = false;
-  private settled = false;
+  /** Set by settle(): the run as logged. */
+  record: RunRecord | undefined;
+  /** A stream's wait for its record (ended()), resolved by settle(). */
+  private onRecord: ((r: RunRecord) => void) | undefined;
 
   constructor(
     private readonly deps: RouterDeps,
-    readonly call: ChatCall,
+    readonly call: Call,
     readonly ir: ChatRequest,
     readonly requestedModel: string,
     readonly sessionKey: string | undefined,
@@ -75,7 +67,7 @@ export class Run {
     this.routing = routing;
     this.budget = budget;
     this.telemetry = this.deps.config().telemetry.enabled;
-    this.scope = new RequestScope(this.call.request.signal);
+    this.scope = new RequestScope(this.call.signal);
     this.tracked = this.deps.control.track(this.sessionKey, this.scope);
     return this;
   }
@@ -99,18 +91,23 @@ export class Run {
    * record is committed (or the writer's wait bound passes); later calls do nothing.
    */
   settle(outcome: RunRecord["outcome"], status: number, error?: string): Promise<void> {
-    if (this.settled) return Promise.resolve();
-    this.settled = true;
+    if (this.record) return Promise.resolve();
     const deps = this.deps;
     deps.control.untrack(this.tracked);
     this.scope.close();
     const model = this.routed;
     const spent = this.costUsd ?? (model ? costOf(model, this.usage) : 0) + this.rejectedCost;
     const cost = this.budget ? this.budget.close(spent, this.usage, outcome === "ok", (e) => deps.log.error("budget settle failed", { error: e })) : spent;
-    if (!this.telemetry) return Promise.resolve();
-    const record = toRecord(this, status, outcome, cost, error === undefined ? undefined : this.scrub(error));
+    const record = (this.record = toRecord(this, status, outcome, cost, error === undefined ? undefined : this.scrub(error)));
     this.loggedOverheadMs = record.overheadMs;
-    return deps.writer.write(record);
+    this.onRecord?.(record);
+    return this.telemetry ? deps.writer.write(record) : Promise.resolve();
+  }
+
+  /** The record once the run settles (a stream's, at its end). */
+  ended(): Promise<RunRecord> {
+    if (this.record) return Promise.resolve(this.record);
+    return new Promise((resolve) => (this.onRecord = resolve));
   }
 }
 
@@ -130,7 +127,7 @@ function toRecord(run: Run, status: number, outcome: RunRecord["outcome"], cost:
   const { call, routing } = run;
   const usage = addUsage(run.usage, run.rejectedUsage);
   return {
-    id: call.requestId,
+    id: call.id,
     ts: call.at,
     latencyMs: hundredths(performance.now() - call.start),
     requestedModel: run.requestedModel,
@@ -140,8 +137,8 @@ function toRecord(run: Run, status: number, outcome: RunRecord["outcome"], cost:
     tier: routing.plan.tier,
     status,
     outcome,
-    stream: Boolean(call.body.stream),
-    clientFormat: call.clientFormat,
+    stream: run.ir.stream,
+    clientFormat: call.format,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
     cacheReadTokens: usage.cacheReadTokens,

@@ -1,4 +1,4 @@
-// What can end a request from outside: its client going away, or an
+// What can end a request from outside: its client going away (any AbortSignal the caller gives), or an
 // administrator killing its session. Each vendor call gets its own
 // AbortController (a timeout or a failed stream start ends that call, and the
 // request moves on to the next candidate), and the scope aborts the current
@@ -14,7 +14,8 @@ export class RequestScope implements Abortable, EventListenerObject {
   reason: unknown;
   private current: AbortController | undefined;
 
-  constructor(private readonly clientSignal: AbortSignal) {
+  constructor(private readonly clientSignal: AbortSignal | undefined) {
+    if (!clientSignal) return;
     if (clientSignal.aborted) this.abort(clientSignal.reason);
     // The scope is its own listener (no closure per request), removed by close(). No `once`: a
     // signal aborts only once, and converting an options object costs each call ~0.2 µs.
@@ -29,13 +30,13 @@ export class RequestScope implements Abortable, EventListenerObject {
    * removed, 4.2–4.9 ms with the controller let go of too).
    */
   close(): void {
-    this.clientSignal.removeEventListener("abort", this);
+    this.clientSignal?.removeEventListener("abort", this);
     this.current = undefined;
   }
 
   /** The client's signal fired. */
   handleEvent(): void {
-    this.abort(this.clientSignal.reason);
+    this.abort(this.clientSignal?.reason);
   }
 
   abort(reason?: unknown): void {

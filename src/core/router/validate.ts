@@ -5,7 +5,7 @@
 // (a tool schema's property names, say) are the client's own data and pass
 // untouched. One charCode loop per string: no regex, no allocation.
 import { CodecError } from "../formats/types.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 
 /** C0 controls, DEL and the C1 controls. */
 export function hasControlChar(s: string): boolean {
@@ -23,12 +23,12 @@ const shown = (s: string): string => JSON.stringify(s.length > 64 ? `${s.slice(0
 export function checkWireNames(body: Record<string, unknown>): void {
   const model = body.model;
   if (typeof model === "string" && hasControlChar(model))
-    throw new HttpError(400, "invalid_request", "The model name contains control characters", {
+    throw new CoreError(400, "invalid_request", "The model name contains control characters", {
       details: { parameter: "model", provided: model, expected: "a model name without control characters" },
     });
   for (const key in body) {
     if (hasControlChar(key))
-      throw new HttpError(400, "invalid_request", `The request body key ${shown(key)} contains control characters`, {
+      throw new CoreError(400, "invalid_request", `The request body key ${shown(key)} contains control characters`, {
         details: { parameter: key, expected: "a parameter name without control characters" },
       });
   }
@@ -39,9 +39,9 @@ export function checkWireNames(body: Record<string, unknown>): void {
  * (input it cannot read, JSON nested too deeply) is a 400; anything else is Relay's own fault
  * and stays as it is (undefined).
  */
-export function clientInputError(e: unknown): HttpError | undefined {
-  if (e instanceof HttpError) return e;
+export function clientInputError(e: unknown): CoreError | undefined {
+  if (e instanceof CoreError) return e;
   if (e instanceof CodecError)
-    return new HttpError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
+    return new CoreError(400, "invalid_request", e.message, e.parameter ? { details: { parameter: e.parameter, expected: e.expected ?? "valid value" } } : {});
   return undefined;
 }

@@ -1,12 +1,12 @@
 // One call to one candidate's vendor: the body (the client's own bytes when they can go as they
 // are), the upstream call, and the vendor's answer or error decoded.
 import type { ModelInfo, ProviderPlugin } from "../../plugin/api.ts";
-import type { RunEvent } from "../../store/types.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 import { codecFor } from "../formats/index.ts";
 import type { Codec } from "../formats/types.ts";
 import { stringifyClient } from "../client-json.ts";
 import type { ChatResponse, IRError } from "../ir.ts";
+import type { RunEvent } from "../run-record.ts";
 import { spliceMaxTokens } from "../limits/budget-splice.ts";
 import { describeFailureDetail, describeVendorFailure, parseRetryAfter } from "../limits/failure.ts";
 import { readCapped } from "../read-capped.ts";
@@ -67,10 +67,10 @@ export async function attemptOne(deps: RouterDeps, attempt: Attempt): Promise<At
   const call = run.call;
   const config = deps.config();
   const vendor = codecFor(provider.format);
-  const ctx = { model: attempt.model.id, stream: run.ir.stream, baseUrl: providerBaseUrl(provider, config, deps.env), apiKey: attempt.apiKey, clientHeaders: call.request.headers };
+  const ctx = { model: attempt.model.id, stream: run.ir.stream, baseUrl: providerBaseUrl(provider, config, deps.env), apiKey: attempt.apiKey, clientHeaders: call.headers };
   const body = vendorBody(attempt, vendor, ctx);
   const { url, headers } = provider.request(ctx);
-  headers[VIA_HEADER] = deps.loop.outgoing(call.request.headers);
+  headers[VIA_HEADER] = deps.loop.outgoing(call.headers);
   const t0 = performance.now();
   const handle = new UpstreamCall(attempt.ac, config.server.upstreamTimeoutMs);
   let res: Response;
@@ -127,7 +127,7 @@ function vendorFailure(deps: RouterDeps, vendor: Codec, res: Response, text: str
     // keep the raw text
   }
   const vendorError = vendor.decodeError(res.status, parsed, res.headers);
-  if (res.status === 508 && deps.loop.cameBack(res.headers)) throw new HttpError(508, "loop_detected", vendorError.message);
+  if (res.status === 508 && deps.loop.cameBack(res.headers)) throw new CoreError(508, "loop_detected", vendorError.message);
   const retryAfter = parseRetryAfter(res.headers, Date.now(), 3600) ?? vendorError.retryAfter;
   return { kind: "failure", failure: { status: res.status, message: vendorError.message, vendorError, retryAfter } };
 }
@@ -156,14 +156,14 @@ function keepForwarded(this: Record<string, string>, value: string, key: string)
 function vendorBody(attempt: Attempt, vendor: Codec, ctxArgs: Parameters<ProviderPlugin["request"]>[0]): string {
   const { run, model, provider } = attempt;
   const { call, ir } = run;
-  const sameFormat = call.clientFormat === provider.format;
+  const sameFormat = call.format === provider.format;
   // OpenAI streams carry usage only when asked; without it the run could not be costed.
   const needsUsageInjection = provider.format === "openai" && ir.stream && !ir.includeUsage;
   // A budget's cap on max_tokens is the one other change a passthrough body may get (budget-splice.ts).
   const cap = run.budget?.cap;
-  if (sameFormat && !provider.adaptBody && !needsUsageInjection) {
+  if (sameFormat && !provider.adaptBody && !needsUsageInjection && call.body && call.rawBody !== undefined) {
     const raw = call.body.model === model.id ? call.rawBody : spliceModel(call.rawBody, call.body.model as string, model.id);
-    const spliced = raw === undefined || cap === undefined ? raw : spliceMaxTokens(raw, call.body, call.clientFormat, cap);
+    const spliced = raw === undefined || cap === undefined ? raw : spliceMaxTokens(raw, call.body, call.format, cap);
     if (spliced !== undefined) {
       attempt.passthrough = true;
       return spliced;

@@ -1,16 +1,16 @@
 // Provider health read model: each provider's state over the last hour, from the run log, the
 // cooldown tracker and the credentials it can find.
-import type { RunLog } from "../../store/types.ts";
+import type { RunLog } from "../../store/runs/types.ts";
 import { needsKey, providerKey } from "../router/credentials.ts";
 import type { RouterDeps } from "../router/deps.ts";
 
 export interface HealthSource extends Pick<RouterDeps, "config" | "env" | "registry" | "cooldown"> {
-  store: Pick<RunLog, "totalsByModel">;
+  store: { readonly runs: Pick<RunLog, "totalsByModel"> };
 }
 
 /** Per-provider state over the last hour: healthy, degraded, cooled_down or no_credentials. */
 export async function health(source: HealthSource) {
-  const byModel = await source.store.totalsByModel(Date.now() - 3_600_000);
+  const byModel = await source.store.runs.totalsByModel(Date.now() - 3_600_000);
   const cooldowns = new Map(source.cooldown.snapshot().map((s) => [s.provider, s]));
   return {
     window: "1h",

@@ -1,12 +1,12 @@
 // Savings read model: what routing saved against the configured baseline model, from the run log.
 import type { Config } from "../../config/schema.ts";
-import type { ModelTotals, RunLog } from "../../store/types.ts";
+import type { ModelTotals, RunLog } from "../../store/runs/types.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { costOf } from "../catalog/cost.ts";
-import { HttpError } from "../errors.ts";
+import { CoreError } from "../errors.ts";
 
 export interface SavingsSource {
-  store: Pick<RunLog, "totalsByModel">;
+  store: { readonly runs: Pick<RunLog, "totalsByModel"> };
   catalog: Pick<Catalog, "resolve">;
   config(): Config;
 }
@@ -20,8 +20,8 @@ export interface SavingsSource {
 export async function savingsSince(source: SavingsSource, since: number) {
   const baselineName = source.config().telemetry.baselineModel;
   const baseline = source.catalog.resolve(baselineName);
-  if (!baseline) throw new HttpError(400, "invalid_config", `telemetry.baselineModel "${baselineName}" is not in the catalog`);
-  const byModel = await source.store.totalsByModel(since);
+  if (!baseline) throw new CoreError(400, "invalid_config", `telemetry.baselineModel "${baselineName}" is not in the catalog`);
+  const byModel = await source.store.runs.totalsByModel(since);
   const baselineCostOf = (m: ModelTotals) =>
     costOf(baseline, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cacheReadTokens: m.cacheReadTokens, cacheWriteTokens: m.cacheWriteTokens });
   const models = byModel.map((m) => {

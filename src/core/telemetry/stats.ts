@@ -1,9 +1,9 @@
 // Traffic read model: what the run log says about requests, errors, cost and latency since a time.
 // In the core so that every surface (telemetry API, dashboard, hosted API) reads the same figures.
-import type { RunLog } from "../../store/types.ts";
+import type { RunLog } from "../../store/runs/types.ts";
 
 export interface StatsSource {
-  store: Pick<RunLog, "totals" | "totalsByModel" | "latencies">;
+  store: { readonly runs: Pick<RunLog, "totals" | "totalsByModel" | "latencies"> };
 }
 
 function percentile(sorted: number[], p: number): number | null {
@@ -14,9 +14,9 @@ function percentile(sorted: number[], p: number): number | null {
 /** Traffic totals, success rate, latency percentiles and per-model rows since a time. */
 export async function statsSince(source: StatsSource, since: number) {
   const [totals, byModel, latencies] = await Promise.all([
-    source.store.totals(since),
-    source.store.totalsByModel(since),
-    source.store.latencies(since, 10_000),
+    source.store.runs.totals(since),
+    source.store.runs.totalsByModel(since),
+    source.store.runs.latencies(since, 10_000),
   ]);
   const sorted = latencies.sort((a, b) => a - b);
   return {

@@ -14,8 +14,10 @@
 // (a "group"): a promise and a map entry per record cost more than the
 // insert itself once the commit runs on another thread.
 
-import type { RunLog, RunRecord } from "../../store/types.ts";
+import type { RunLog } from "../../store/runs/types.ts";
 import { sleep } from "../limits/clock.ts";
+import type { RunRecord } from "../run-record.ts";
+import { nextTurn, unrefTimer } from "../../runtime/timers.ts";
 
 export interface RunWriterOptions {
   batchSize?: number;
@@ -27,6 +29,9 @@ export interface RunWriterOptions {
   maxQueue?: number;
   onError?(err: unknown): void;
 }
+
+/** What the writer needs of a run log: a store's, or a callback's (src/portable.ts). */
+export type RunSink = Pick<RunLog, "insertRuns" | "prepareWrites">;
 
 const MAX_BACKOFF_MS = 5_000;
 /** Failed attempts after which flush() stops waiting and rejects; records stay queued. */
@@ -86,7 +91,7 @@ export class RunWriter {
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(
-    private readonly log: RunLog,
+    private readonly log: RunSink,
     opts: RunWriterOptions = {},
   ) {
     this.batchSize = opts.batchSize ?? 200;
@@ -97,7 +102,7 @@ export class RunWriter {
     this.onError = opts.onError ?? ((err) => console.error("run writer:", err));
     this.timer = setInterval(() => this.kick(), this.flushIntervalMs);
     // Telemetry must never keep the process alive on its own.
-    this.timer.unref();
+    unrefTimer(this.timer);
   }
 
   /**
@@ -147,7 +152,7 @@ export class RunWriter {
         this.kick();
       };
       if (delay > 0) setTimeout(run, delay);
-      else setImmediate(run);
+      else nextTurn(run);
     }
     return done;
   }
@@ -246,7 +251,7 @@ export class RunWriter {
       this.armDeadline();
     }, Math.max(0, this.waiting[0]!.deadline - Date.now()));
     // Like the retry timer: telemetry must never keep the process alive on its own.
-    this.deadlineTimer.unref();
+    unrefTimer(this.deadlineTimer);
   }
 
   private report(err: unknown): void {

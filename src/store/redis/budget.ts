@@ -1,6 +1,6 @@
 // Redis-backed BudgetGuard for multi-instance deployments. Spend counters and
-// reservations both live in Redis (spend cannot stay in the instance's
-// KvStore: the check across instances must read spend and reservations in one
+// reservations both live in Redis (spend cannot stay in the store's budgets
+// aggregate: the check across instances must read spend and reservations in one
 // atomic step, which a Lua script gives). Same windows, units and key names
 // as the in-memory guard (see src/core/limits/budget.ts), under a deployment prefix.
 //

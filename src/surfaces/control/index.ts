@@ -8,7 +8,7 @@ import { VERSION } from "../../version.ts";
 import { adminGuard } from "../admin-auth.ts";
 import { readBody } from "../body.ts";
 import { parseJsonObject } from "../../core/json-object.ts";
-import { HttpError } from "../../core/errors.ts";
+import { CoreError } from "../../core/errors.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/control.ts";
 import { patchConfig } from "./patch-config.ts";
@@ -33,7 +33,7 @@ async function killBody(request: Request): Promise<{ sessionKey: string } | { al
   const body = parseJsonObject(await readBody(request, 64 * 1024));
   if (body.all === true) return { all: true };
   if (typeof body.sessionKey === "string" && body.sessionKey.trim()) return { sessionKey: body.sessionKey };
-  throw new HttpError(400, "invalid_request", "kill expects {\"sessionKey\": string} or {\"all\": true}", {
+  throw new CoreError(400, "invalid_request", "kill expects {\"sessionKey\": string} or {\"all\": true}", {
     details: { parameter: "sessionKey", provided: body.sessionKey, expected: "string" },
   });
 }
@@ -65,7 +65,7 @@ export function controlSurface(relay: Relay) {
     { detail: docs.status })
     .get("/control/stats", async () => {
       const since = Date.now() - 86_400_000;
-      const [totals, budget] = await Promise.all([relay.store.totals(since), relay.budget.status()]);
+      const [totals, budget] = await Promise.all([relay.store.runs.totals(since), relay.budget.status()]);
       return json({ window: "24h", totals, budget, runLog: { ...relay.writer.stats, pending: relay.writer.pending } });
     }, { detail: docs.stats })
     .post("/control/config", ({ request }) => patchConfig(relay, request), { parse: "none", detail: docs.patchConfig })

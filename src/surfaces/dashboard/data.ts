@@ -3,8 +3,9 @@
 import type { Relay } from "../../relay.ts";
 import { modelRateLimits } from "../../core/limits/model-rate.ts";
 import type { ModelInfo } from "../../plugin/api.ts";
-import type { RunRecord, SeriesBucket } from "../../store/types.ts";
-import { HttpError } from "../../core/errors.ts";
+import type { RunRecord } from "../../core/run-record.ts";
+import type { SeriesBucket } from "../../store/runs/types.ts";
+import { CoreError } from "../../core/errors.ts";
 import { health } from "../../core/telemetry/health.ts";
 import { savingsSince } from "../../core/telemetry/savings.ts";
 import { statsSince } from "../../core/telemetry/stats.ts";
@@ -17,7 +18,7 @@ export async function summary(relay: Relay, range: RangeName) {
     statsSince(relay, since),
     // A baseline missing from the catalog hides the savings card, not the page.
     savingsSince(relay, since).catch((e: unknown) => {
-      if (e instanceof HttpError) return { error: e.message };
+      if (e instanceof CoreError) return { error: e.message };
       throw e;
     }),
   ]);
@@ -42,7 +43,7 @@ export async function series(relay: Relay, range: RangeName) {
   const { ms, bucketMs } = RANGES[range];
   const now = Date.now();
   const start = Math.floor((now - ms) / bucketMs) * bucketMs;
-  const byTs = new Map((await relay.store.series(start, bucketMs)).map((b) => [b.ts, b]));
+  const byTs = new Map((await relay.store.runs.series(start, bucketMs)).map((b) => [b.ts, b]));
   const points = [];
   for (let ts = start; ts <= now; ts += bucketMs) {
     const b: SeriesBucket | undefined = byTs.get(ts);
@@ -65,7 +66,7 @@ export async function runs(relay: Relay, url: URL) {
   const limit = intParam(url, "limit", 25, 1, 200);
   const offset = intParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
   const status = url.searchParams.get("status") ? intParam(url, "status", 0, 100, 599) : undefined;
-  const page = await relay.store.listRuns({
+  const page = await relay.store.runs.listRuns({
     limit,
     offset,
     model: optionalText(url, "model"),
@@ -95,8 +96,8 @@ const logRow = (r: RunRecord) => ({
 });
 
 export async function run(relay: Relay, id: string): Promise<RunRecord> {
-  const r = await relay.store.getRun(id);
-  if (!r) throw new HttpError(404, "not_found", `No run with id ${id}`);
+  const r = await relay.store.runs.getRun(id);
+  if (!r) throw new CoreError(404, "not_found", `No run with id ${id}`);
   return r;
 }
 
@@ -113,7 +114,7 @@ async function headroom(relay: Relay) {
   };
   for (const name of Object.keys(limits.rpm)) add(name);
   if (limits.rpmDefault > 0) {
-    for (const m of await relay.store.totalsByModel(Date.now() - 3_600_000)) add(`${m.provider}:${m.model}`);
+    for (const m of await relay.store.runs.totalsByModel(Date.now() - 3_600_000)) add(`${m.provider}:${m.model}`);
   }
   const rows = [];
   for (const model of models.values()) {

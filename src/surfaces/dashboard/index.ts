@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { adminGuard } from "../admin-auth.ts";
 import { toErrorResponse } from "../app.ts";
-import { HttpError } from "../../core/errors.ts";
+import { CoreError } from "../../core/errors.ts";
 import { ASSETS } from "./assets.ts";
 import { live, run, runs, series, summary } from "./data.ts";
 import { loginSurface } from "./login.tsx";
@@ -32,7 +32,7 @@ export function dashboardSurface(relay: Relay) {
     .get("/dashboard/assets/:name", ({ params, request }) =>
       guarded(request, relay.log, () => {
         const a = ASSETS[params.name];
-        if (!a) throw new HttpError(404, "not_found", `No dashboard asset ${params.name}`);
+        if (!a) throw new CoreError(404, "not_found", `No dashboard asset ${params.name}`);
         return withEtag(request, a.text, a.contentType, a.etag);
       }),
     { detail: docs.asset(ASSETS) });

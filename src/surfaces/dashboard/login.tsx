@@ -8,7 +8,7 @@ import { adminTokenFor, sessionCookie, tokenMatches } from "../admin-auth.ts";
 import { requestInfo } from "../app.ts";
 import { readBody } from "../body.ts";
 import { parseJsonObject } from "../../core/json-object.ts";
-import { HttpError } from "../../core/errors.ts";
+import { CoreError } from "../../core/errors.ts";
 import { guarded, secure } from "../respond.ts";
 import { ASSET_PATHS } from "./assets.ts";
 import { PageHead } from "./layout.tsx";
@@ -44,7 +44,7 @@ async function login(relay: Relay, request: Request): Promise<Response> {
   const token = adminTokenFor(request, relay.config().adminToken);
   const access = requestInfo(request).access;
   if (typeof body.token !== "string" || token === undefined || access === undefined || !tokenMatches(body.token.trim(), token)) {
-    throw new HttpError(401, "unauthorized", "That is not this Relay's admin token; run `relay dashboard` for a fresh sign-in link", {
+    throw new CoreError(401, "unauthorized", "That is not this Relay's admin token; run `relay dashboard` for a fresh sign-in link", {
       details: { parameter: "token", expected: "the admin token" },
     });
   }

@@ -1,6 +1,6 @@
 // The selectable time ranges of the dashboard and their chart bucket sizes
 // (each range draws 48-60 points).
-import { HttpError } from "../../core/errors.ts";
+import { CoreError } from "../../core/errors.ts";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -18,7 +18,7 @@ export type RangeName = keyof typeof RANGES;
 export function rangeParam(url: URL): RangeName {
   const raw = url.searchParams.get("range") ?? "day";
   if (raw in RANGES) return raw as RangeName;
-  throw new HttpError(400, "invalid_request", `Invalid range: expected one of ${Object.keys(RANGES).join(", ")}`, {
+  throw new CoreError(400, "invalid_request", `Invalid range: expected one of ${Object.keys(RANGES).join(", ")}`, {
     details: { parameter: "range", provided: raw, expected: Object.keys(RANGES).join(" | ") },
   });
 }

@@ -5,7 +5,7 @@ import { Elysia, type AnyElysia } from "elysia";
 import type { Logger } from "../../core/log.ts";
 import { VERSION } from "../../version.ts";
 import { guarded, secure, withEtag } from "../respond.ts";
-import { HttpError } from "../../core/errors.ts";
+import { CoreError } from "../../core/errors.ts";
 import { DOCS_ASSET_NAMES, DOCS_PAGE, docsAsset } from "./assets.ts";
 import { openApiDocument } from "./openapi.ts";
 import * as docs from "../openapi/docs.ts";
@@ -22,7 +22,7 @@ export function docsSurface(documented: AnyElysia[], log: Logger) {
     .get("/docs/assets/:name", ({ params, request }) =>
       guarded(request, log, async () => {
         const asset = await docsAsset(params.name);
-        if (!asset) throw new HttpError(404, "not_found", `No docs asset ${params.name}`);
+        if (!asset) throw new CoreError(404, "not_found", `No docs asset ${params.name}`);
         return withEtag(request, asset.text, asset.contentType, asset.etag);
       }), { detail: docs.asset(DOCS_ASSET_NAMES) });
   return self;

@@ -7,8 +7,6 @@ import { VERSION } from "../../version.ts";
 import type { Relay } from "../../relay.ts";
 import { anthropicCodec } from "../../core/formats/anthropic/index.ts";
 import { validateChatBody } from "../../core/router/admission.ts";
-import { handleChat } from "../../core/router/pipeline.ts";
-import type { ChatCall } from "../../core/router/run.ts";
 import { readClientCredential } from "../../core/router/client-credential.ts";
 import { describeVendorFailure } from "../../core/limits/failure.ts";
 import { VIA_HEADER } from "../../core/router/loop-guard.ts";
@@ -19,9 +17,10 @@ import { clientInputError } from "../../core/router/validate.ts";
 import { estimateTokensFor } from "../../core/tokens.ts";
 import { providerBaseUrl, providerKey } from "../../core/router/credentials.ts";
 import { readBody } from "../body.ts";
+import { CoreError } from "../../core/errors.ts";
 import { parseJsonObject } from "../../core/json-object.ts";
-import { HttpError } from "../../core/errors.ts";
 import { errorResponse, json } from "../http.ts";
+import { chat } from "./chat.ts";
 import { requestInfo } from "../app.ts";
 import * as docs from "../openapi/proxy.ts";
 
@@ -34,20 +33,6 @@ export function healthBody(relay: Relay) {
     store: relay.store.driver,
     plugins: { loaded: relay.plugins.loaded.length, failed: relay.plugins.failed.length },
   };
-}
-
-async function chat(relay: Relay, request: Request, clientFormat: ChatCall["clientFormat"]): Promise<Response> {
-  const ri = requestInfo(request);
-  try {
-    const rawBody = await readBody(request, relay.config().server.bodyLimitBytes);
-    const body = parseJsonObject(rawBody);
-    return await handleChat(relay, { request, requestId: ri.id, start: ri.start, at: ri.at, clientFormat, body, rawBody });
-  } catch (e) {
-    // A client's input error thrown while planning (a schema too deep to estimate) is its 400 too.
-    const err = clientInputError(e);
-    if (err) return errorResponse(err, ri.id, clientFormat === "anthropic" ? "anthropic" : "openai");
-    throw e;
-  }
 }
 
 async function countTokens(relay: Relay, request: Request): Promise<Response> {
@@ -84,7 +69,7 @@ async function countTokens(relay: Relay, request: Request): Promise<Response> {
   } catch (e) {
     const err = clientInputError(e);
     if (err) return errorResponse(err, ri.id, "anthropic");
-    return errorResponse(new HttpError(502, "provider_error", `Provider error: ${describeVendorFailure("anthropic", e)}`), ri.id, "anthropic");
+    return errorResponse(new CoreError(502, "provider_error", `Provider error: ${describeVendorFailure("anthropic", e)}`), ri.id, "anthropic");
   }
 }
 
@@ -92,11 +77,11 @@ function listModels(relay: Relay, request: Request): Response {
   const created = Math.floor(relay.startedAt / 1000);
   const virtual = relay.registry.virtualModelNames();
   const models = relay.catalog.routableModels();
-  // The Anthropic SDK lists models with its own headers and shape.
+  // The Anthropic SDK lists models with its own headers and shape: those /v1/messages serves.
   if (request.headers.has("anthropic-version")) {
     const data = [
       ...virtual.map((v) => ({ id: v.model, type: "model", display_name: `${v.model} (${v.strategy} routing)`, created_at: new Date(relay.startedAt).toISOString() })),
-      ...models.filter((m) => m.provider === "anthropic").map((m) => ({ id: m.id, type: "model", display_name: m.id, created_at: new Date(relay.startedAt).toISOString() })),
+      ...models.filter((m) => relay.registry.providers.get(m.provider)?.format === "anthropic").map((m) => ({ id: m.id, type: "model", display_name: m.id, created_at: new Date(relay.startedAt).toISOString() })),
     ];
     return json({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
   }

@@ -24,7 +24,7 @@ export function telemetrySurface(relay: Relay) {
       const url = new URL(request.url);
       const limit = intParam(url, "limit", 50, 1, 1000);
       const offset = intParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
-      const { runs, total } = await relay.store.listRuns({ limit, offset });
+      const { runs, total } = await relay.store.runs.listRuns({ limit, offset });
       return json({ runs, total, limit, offset });
     }, { detail: docs.runs })
     .get("/v1/telemetry/savings", async ({ request }) => {

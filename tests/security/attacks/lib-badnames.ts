@@ -35,7 +35,7 @@ export async function startBadNamesRig(): Promise<BadNamesRig> {
     vendorCalls: () => vendors.reduce((n, v) => n + v.requests.filter((r) => !r.path.endsWith("/count_tokens")).length, 0),
     async runs() {
       await relay.relay.writer.flush();
-      return (await relay.relay.store.listRuns({ limit: 1000, offset: 0 })).runs;
+      return (await relay.relay.store.runs.listRuns({ limit: 1000, offset: 0 })).runs;
     },
     async stop() {
       await relay.stop();

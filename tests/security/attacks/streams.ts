@@ -20,7 +20,7 @@ async function relayFor(vendor: StreamVendor, config?: Record<string, unknown>):
 /** The newest logged run. */
 async function lastRun(r: TestRelay) {
   await r.relay.writer.flush();
-  return (await r.relay.store.listRuns({ limit: 1, offset: 0 })).runs[0];
+  return (await r.relay.store.runs.listRuns({ limit: 1, offset: 0 })).runs[0];
 }
 
 attack("streams: one 40 MB SSE event is not relayed (default caps)", async () => {
