@@ -18,26 +18,25 @@ export interface Answer {
   text?: string;
 }
 
-/** An answer that arrived whole, priced, in the call's format. */
-export function pricedAnswer(deps: RouterDeps, run: Run, answer: Answer): { body: string; costUsd: number } {
+/** An answer that arrived whole, priced (run.costUsd), in the call's format. */
+export function pricedAnswer(deps: RouterDeps, run: Run, answer: Answer): string {
   const { res, model } = answer;
   run.usage = res.usage;
   warnOnMismatch(deps, run, model, res.model);
-  const costUsd = (run.costUsd = costOf(model, res.usage) + run.rejectedCost);
-  const body = answer.text ?? JSON.stringify(codecFor(run.call.format).encodeResponse(res, { model: res.model || model.id }));
-  return { body, costUsd };
+  run.costUsd = costOf(model, res.usage) + run.rejectedCost;
+  return answer.text ?? JSON.stringify(codecFor(run.call.format).encodeResponse(res, { model: res.model || model.id }));
 }
 
-/** The result of a run settled with a whole answer. */
-export function answerResult(run: Run, answer: Answer, priced: { body: string; costUsd: number }): RouteAnswer {
+/** The result of a run settled with a whole answer, priced by pricedAnswer. */
+export function answerResult(run: Run, answer: Answer, body: string): RouteAnswer {
   return {
     kind: "answer",
     format: run.call.format,
     contentType: "application/json",
-    body: priced.body,
+    body,
     response: answer.res,
     usage: answer.res.usage,
-    facts: factsOf(run, answer.model, answer.provider, priced.costUsd),
+    facts: factsOf(run, answer.model, answer.provider, run.costUsd!),
     record: run.record!,
   };
 }

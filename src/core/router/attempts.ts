@@ -54,10 +54,10 @@ export async function attemptAll(deps: RouterDeps, run: Run): Promise<RouteResul
 
     const answer = loop.answer();
     run.routed = answer.model;
-    const priced = pricedAnswer(deps, run, answer);
+    const body = pricedAnswer(deps, run, answer);
     // The record is committed before the caller can see the answer.
     await run.settle("ok", 200);
-    return answerResult(run, answer, priced);
+    return answerResult(run, answer, body);
   } catch (e) {
     const error = coreErrorOf(deps, run.call.id, run.call.caller, e);
     await run.settle(run.scope.aborted ? "cancelled" : "error", error.status, error.message);
