@@ -111,7 +111,7 @@ function sink(): SinkWriter & { text(): string } {
 }
 
 describe("HeldBack", () => {
-  // Pipe each chunk as stream-relay.ts does: push, parse, then pipe with the parser's verdict.
+  // Pipe each chunk as stream-pump.ts does: push, parse, then pipe with the parser's verdict.
   async function pipeAll(chunks: string[], ndjson = false): Promise<{ sent: string[]; held: number }> {
     const parser = ndjson ? new NdjsonParser() : new SseParser();
     const back = new HeldBack(ndjson);

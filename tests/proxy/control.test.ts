@@ -127,7 +127,7 @@ describe("sessions and routing switches", () => {
   });
 });
 
-// Guards the fix in stream-relay.ts: a stream aborted by a kill ends as "cancelled", which is no
+// Guards the fix in stream-pump.ts: a stream aborted by a kill ends as "cancelled", which is no
 // evidence against the vendor and must not count toward its cooldown.
 test("killing a session does not count against its provider's health", async () => {
   const w = await startWorld({ config: { cooldown: { failures: 1 } } });

@@ -115,7 +115,7 @@ describe("cascade (svc:cascade)", () => {
 });
 
 describe("streams", () => {
-  // Guards the fix in stream-relay.ts: a vendor chunk that translates to no client bytes (OpenAI's
+  // Guards the fix in stream-pump.ts: a vendor chunk that translates to no client bytes (OpenAI's
   // finish_reason held back until the usage chunk) must not leave pull() waiting forever.
   test("a vendor-paced OpenAI stream reaches an OpenAI client in full (translated for usage)", async () => {
     w.openai.enqueue({ text: "one two three four five", textChunks: 5, chunkDelayMs: 20 });

@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { defaults } from "../../src/config/load.ts";
 import { anthropicCodec } from "../../src/core/formats/anthropic/index.ts";
 import { HeldBack } from "../../src/core/router/held-back.ts";
-import { primeStream, type StreamOutcome } from "../../src/core/router/stream-relay.ts";
+import type { StreamOutcome } from "../../src/core/router/stream-options.ts";
+import { primeStream } from "../../src/core/router/stream-relay.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -61,7 +61,7 @@ export class HeldBack {
 
   /**
    * Swaps the held bytes of the complete event `raw` for `replacement`; the chunks held become one.
-   * For a vendor error that must not go out as the vendor sent it (stream-relay.ts): the event is
+   * For a vendor error that must not go out as the vendor sent it (stream-tap.ts): the event is
    * found by parsing the held events again, a cost no other chunk pays. A held event is always
    * found (in a stream whose lines end in CR alone, the events held with it are swapped too).
    */

@@ -5,7 +5,8 @@ import { codecFor } from "../formats/index.ts";
 import { estimateCost, warnOnMismatch } from "./answer.ts";
 import type { RouterDeps } from "./deps.ts";
 import { factsOf, type RouteStream } from "./result.ts";
-import { primeStream, type StreamOutcome } from "./stream-relay.ts";
+import type { StreamOutcome } from "./stream-options.ts";
+import { primeStream } from "./stream-relay.ts";
 import type { Attempt, AttemptOutcome } from "./vendor-call.ts";
 
 type VendorStream = Extract<AttemptOutcome, { stream: true }>;
