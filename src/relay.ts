@@ -72,11 +72,12 @@ export class Relay implements RouterDeps {
 
   private readonly pruneTimer: ReturnType<typeof setInterval>;
 
-  /** Drop runs older than the retention period. */
+  /** Drop runs, and stored Responses API answers, older than the retention period; returns how many runs. */
   async prune(): Promise<number> {
     const before = Date.now() - this.config().telemetry.retentionDays * 86_400_000;
     try {
-      return await this.store.runs.prune(before);
+      const [runs] = await Promise.all([this.store.runs.prune(before), this.store.responses.prune(before)]);
+      return runs;
     } catch (e) {
       // A close cuts a prune short; that is not a failure.
       if (!this.closed) this.log.error("pruning the run log failed", { error: e });

@@ -83,11 +83,13 @@ link's fragment, which browsers do not send; the page trades it for a session
 cookie (HttpOnly, SameSite=Strict, named per port).`,
   models: `Usage: relay models [--all] [--json] [--config FILE]
 
-Lists the routable models of the catalog (with the config's model overrides),
-with prices in USD per million tokens.
+Lists the virtual models (svc:auto, svc:cascade, ...) and the routable models
+of the catalog (with the config's model overrides and the plugins' models)
+whose provider has a key or needs none, as GET /v1/models does, with prices in
+USD per million tokens.
 
-  --all     include models that are not routed to
-  --json    print the models as JSON`,
+  --all     also the models of providers without a key, and those not routed to
+  --json    print the models as JSON (catalog entries; no virtual models)`,
   logs: `Usage: relay logs [--follow] [--json] [--limit N] [--host ADDR] [--port N] [--config FILE]
 
 Prints the most recent requests from the running server's run log, oldest first.
@@ -127,8 +129,8 @@ export async function main(argv: string[], env: Env = process.env, raw: CliIO = 
   const io = scrubbed(raw);
   const [first, ...rest] = argv;
   if (first === "--help" || first === "-h") return printHelp(io, "main");
-  const command = !first || first.startsWith("-") ? "start" : first;
-  const args = command === first ? rest : argv;
+  const command = first === "--version" ? "version" : !first || first.startsWith("-") ? "start" : first;
+  const args = command === first || first === "--version" ? rest : argv;
   try {
     switch (command) {
       case "start":
@@ -137,7 +139,7 @@ export async function main(argv: string[], env: Env = process.env, raw: CliIO = 
         if (values.help) return printHelp(io, command);
         const loaded = loadCommandConfig(values, env, command === "start" ? "server" : "cloud");
         const log = createLogger(loaded.config.logLevel, stdoutSink());
-        return await serve(command, loaded, env, log);
+        return await serve(command, loaded, env, log, io.err);
       }
       case "version": {
         const { values } = parseFlags(args, { help: COMMON_FLAGS.help }, command);

@@ -12,8 +12,16 @@ import { installToken, installTokenFile } from "../surfaces/install-token.ts";
 import { isLoopback } from "../core/net/loopback.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
+import { providerLines, providersFound } from "./startup-providers.ts";
 
-export async function serve(command: "start" | "cloud", loaded: LoadedConfig, env: Record<string, string | undefined>, log: Logger): Promise<number> {
+/** `say` prints the human-readable start-up lines (stderr: stdout carries the JSON log). */
+export async function serve(
+  command: "start" | "cloud",
+  loaded: LoadedConfig,
+  env: Record<string, string | undefined>,
+  log: Logger,
+  say: (text: string) => void,
+): Promise<number> {
   const c = loaded.config;
   const { host, port } = command === "start" ? c.server : c.cloud;
   if (!isLoopback(host) && !c.adminToken) {
@@ -59,6 +67,9 @@ export async function serve(command: "start" | "cloud", loaded: LoadedConfig, en
     plugins: relay.plugins.loaded.map((p) => `${p.plugin.kind}:${p.plugin.name}`),
     pluginFailures: relay.plugins.failed.length,
   });
+  const found = providersFound(relay.registry.providers.values(), c, env);
+  say(providerLines(found));
+  log.info("providers", { providers: found });
   if (!env.BUN_CONFIG_MAX_HTTP_REQUESTS) {
     log.warn("BUN_CONFIG_MAX_HTTP_REQUESTS is not set: at most 256 vendor requests run at once, the rest queue; set it (e.g. 4096) before starting Relay");
   }

@@ -134,8 +134,9 @@ export const ConfigSchema = T.Object(
         override: T.String({ default: "", description: "strategy applied to concrete model names too (e.g. complexity); empty = only virtual models route" }),
         strategies: T.Record(T.String(), T.Record(T.String(), T.Unknown()), {
           default: {
-            complexity: { tiers: { simple: "claude-haiku-4-5", moderate: "claude-sonnet-4-5", complex: "claude-opus-4-5" } },
-            cascade: { chain: ["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"], maxEscalations: 2 },
+            // No tiers and no cascade chain: unset, the strategies take them from the providers that have keys.
+            complexity: {},
+            cascade: { maxEscalations: 2 },
             fallback: { chains: {} },
           },
           description: "options handed to each strategy plugin by name",

@@ -3,7 +3,7 @@
 // codec has to invent structure another one lost; OpenAI's flat tool messages,
 // Gemini's parts and Ollama's NDJSON all map onto it.
 
-export type WireFormat = "openai" | "anthropic" | "gemini" | "ollama";
+export type WireFormat = "openai" | "anthropic" | "gemini" | "ollama" | "responses";
 
 export interface CacheControl {
   type: "ephemeral";
@@ -67,8 +67,18 @@ export type ContentBlock =
   | OpaqueBlock;
 
 export interface Message {
-  role: "user" | "assistant";
+  /**
+   * "system": an instruction given at this point of the conversation (Anthropic's mid-conversation
+   * system message); its content is text. Each encoder writes the vendor's nearest form.
+   */
+  role: "user" | "assistant" | "system";
   content: ContentBlock[];
+  /**
+   * An entry whose role the IR has no name for (a vendor's newer one), kept whole: a vendor of its
+   * format receives it as it was, every other encoder leaves it out and reports it dropped. Its
+   * `role` is then "user" and its `content` empty, so that nothing reads it as the user's words.
+   */
+  verbatim?: OpaqueBlock;
 }
 
 export interface ToolDefinition {
@@ -98,6 +108,8 @@ export interface ReasoningConfig {
   budgetTokens?: number;
   /** Explicitly off. */
   disabled?: boolean;
+  /** The model decides whether and how much to think (Anthropic's adaptive thinking); `effort` guides it. */
+  adaptive?: boolean;
 }
 
 export interface ChatRequest {
@@ -119,6 +131,13 @@ export interface ChatRequest {
   includeUsage?: boolean;
   /** End-user id for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
+  /**
+   * Responses API conversation state: the stored response this turn continues. Codecs only carry
+   * it; the surface resolves it (passed on to a vendor that issued it, else the history rebuilt).
+   */
+  previousResponseId?: string;
+  /** Responses API `store`: whether the answer may be kept for a later turn (the API's default is true). */
+  store?: boolean;
   /**
    * Parameters of the client format that have no IR field, keyed by their wire name.
    * Forwarded only when the vendor speaks the same format; otherwise reported as dropped.

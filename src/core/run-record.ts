@@ -3,8 +3,11 @@
 
 /** One routing event inside a run: an attempt, a fallback, an escalation. */
 export interface RunEvent {
-  /** budget_cap: Relay capped max_tokens to what the budget affords; budget_overshoot: the vendor billed past max_tokens or the reservation. */
-  type: "attempt" | "fallback" | "escalation" | "error" | "mismatch" | "budget_cap" | "budget_overshoot";
+  /**
+   * budget_cap: Relay capped max_tokens to what the budget affords; budget_overshoot: the vendor billed past
+   * max_tokens or the reservation; cost_unknown: the model has no listed price (see costUnknown).
+   */
+  type: "attempt" | "fallback" | "escalation" | "error" | "mismatch" | "budget_cap" | "budget_overshoot" | "cost_unknown";
   model: string;
   provider: string;
   status?: number;
@@ -42,4 +45,12 @@ export interface RunRecord {
   error?: string;
   /** Gateway's own time on the request, excluding the vendor's. */
   overheadMs: number;
+}
+
+/**
+ * Whether the run's cost is unknown: the model that answered has no listed price (its costUsd reads 0,
+ * src/core/catalog/unpriced.ts). A vendor's refusal (status 400 and up) bills nothing, so its 0 is known.
+ */
+export function costUnknown(r: Pick<RunRecord, "events" | "routedModel" | "provider" | "status">): boolean {
+  return r.status < 400 && r.events.some((e) => e.type === "cost_unknown" && e.model === r.routedModel && e.provider === r.provider);
 }

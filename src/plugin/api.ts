@@ -61,6 +61,8 @@ export interface ProviderRequestContext {
   apiKey?: string;
   /** Headers the client sent, for vendor headers that must be forwarded (e.g. `anthropic-beta`). */
   clientHeaders: Headers;
+  /** Wire format of this call's body: the provider's `format` or one of its `alsoSpeaks` (absent means `format`). */
+  format?: WireFormat;
 }
 
 /**
@@ -78,6 +80,11 @@ export interface ClientCredentialStyle {
    * model the client asked for, and replaced by Relay's key when the router chose another one.
    */
   oauthPrefix?: string;
+  /**
+   * Requests in `format` without it are served all the same (by other vendors, translated), not
+   * refused when Relay has no key for this provider either: Gemini's key belongs to Google alone.
+   */
+  optional?: boolean;
 }
 
 export interface ProviderPlugin {
@@ -86,12 +93,26 @@ export interface ProviderPlugin {
   displayName?: string;
   /** Wire format the vendor speaks; selects the codec. */
   format: WireFormat;
+  /**
+   * Further wire formats the vendor accepts (OpenAI: `responses`). A call that arrives in one of them
+   * is sent in it (the client's bytes as they are, when nothing must change); `request()` then gets
+   * it as `ctx.format` and chooses the URL. Calls in any other format are translated to `format`.
+   */
+  alsoSpeaks?: readonly WireFormat[];
   /** Default base URL, no trailing slash. */
   baseUrl: string;
   /** Env variables holding the key (`<PROVIDER>_API_KEY` first), first set wins; empty when no key is needed. */
   apiKeyEnv?: string[];
   /** Env variables that override the base URL, first set wins. */
   baseUrlEnv?: string[];
+  /**
+   * The vendor's API version segment (`/v1`, `/v1beta`, `/api`), which vendors' docs put in the base
+   * URL or in the request paths. With it, a configured base URL works with or without the segment:
+   * Relay brings it to the form `baseUrl` has before `request()` sees it — adding the segment when
+   * `baseUrl` ends with it (to a bare host, or to `baseUrl`'s own path without it; any other path is
+   * kept as given), and removing a trailing one otherwise.
+   */
+  versionPath?: string;
   /** URL and headers of a chat call. The body is the codec's output. */
   request(ctx: ProviderRequestContext): { url: string; headers: Record<string, string> };
   /** Vendor quirks applied to the encoded request body. */
@@ -183,6 +204,8 @@ export interface StrategyPlugin<O = Record<string, unknown>> {
   description?: string;
   /** Virtual model names this strategy answers to, e.g. `svc:auto`. */
   models?: string[];
+  /** What each of `models` does, for `GET /v1/models` and `relay models`; a model without one shows `description`. */
+  modelDescriptions?: Record<string, string>;
   /**
    * This strategy plans requests for concrete model names (`claude-sonnet-4-5`, `groq:llama-3.3`)
    * unless `routing.override` names another. The built-in `fallback` declares it; a strategy replacing
@@ -216,7 +239,8 @@ export interface StrategyPlugin<O = Record<string, unknown>> {
 export type RelayPlugin = ProviderPlugin | StrategyPlugin;
 
 const KINDS = new Set(["provider", "strategy"]);
-const FORMATS: readonly string[] = ["openai", "anthropic", "gemini", "ollama"] satisfies WireFormat[];
+const VERSION_PATH = /^(\/[\w.~-]+)+$/;
+const FORMATS: readonly string[] = ["openai", "anthropic", "gemini", "ollama", "responses"] satisfies WireFormat[];
 
 /** Declare a plugin. Validates the shape so a broken plugin fails at load, naming what is wrong. */
 export function definePlugin<P extends RelayPlugin>(plugin: P): P {
@@ -233,12 +257,19 @@ export function definePlugin<P extends RelayPlugin>(plugin: P): P {
       throw new TypeError(`strategy "${plugin.name}": servesConcreteModels must be a boolean`);
     if (plugin.streamStandIn !== undefined && (typeof plugin.streamStandIn !== "string" || plugin.streamStandIn === plugin.name))
       throw new TypeError(`strategy "${plugin.name}": streamStandIn must name another strategy`);
+    const described = plugin.modelDescriptions;
+    if (described !== undefined && (!described || typeof described !== "object" || !Object.entries(described).every(([m, d]) => plugin.models?.includes(m) && typeof d === "string")))
+      throw new TypeError(`strategy "${plugin.name}": modelDescriptions must map names in models to strings`);
   }
   if (plugin.kind === "provider") {
     if (typeof plugin.request !== "function") throw new TypeError(`provider "${plugin.name}" must have a request() function`);
     if (!FORMATS.includes(plugin.format))
       throw new TypeError(`provider "${plugin.name}" has unknown format ${JSON.stringify(plugin.format)}`);
     compileModelPatterns(plugin); // a bad pattern fails the load
+    if (plugin.alsoSpeaks !== undefined && (!Array.isArray(plugin.alsoSpeaks) || !plugin.alsoSpeaks.every((f) => FORMATS.includes(f))))
+      throw new TypeError(`provider "${plugin.name}": alsoSpeaks must list known formats, got ${JSON.stringify(plugin.alsoSpeaks)}`);
+    if (plugin.versionPath !== undefined && (typeof plugin.versionPath !== "string" || !VERSION_PATH.test(plugin.versionPath)))
+      throw new TypeError(`provider "${plugin.name}": versionPath must be a path segment such as "/v1", got ${JSON.stringify(plugin.versionPath)}`);
     checkClientCredential(plugin);
   }
   return Object.freeze(plugin);
@@ -253,4 +284,5 @@ function checkClientCredential(p: ProviderPlugin): void {
   if (!Array.isArray(c.headers) || c.headers.length === 0 || !c.headers.every((h) => typeof h === "string" && h.length > 0))
     throw fail("headers must be a non-empty list of header names");
   if (c.oauthPrefix !== undefined && (typeof c.oauthPrefix !== "string" || c.oauthPrefix === "")) throw fail("oauthPrefix must be a non-empty string");
+  if (c.optional !== undefined && typeof c.optional !== "boolean") throw fail("optional must be a boolean");
 }

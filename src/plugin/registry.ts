@@ -84,7 +84,12 @@ export class Registry {
   }
 
   virtualModelNames(): Array<{ model: string; strategy: string; description?: string }> {
-    return [...this.virtualModels].map(([model, s]) => ({ model, strategy: s.name, description: s.description }));
+    return [...this.virtualModels].map(([model, s]) => {
+      // Keys are lowercased; the description is keyed by the name as declared.
+      const declared = s.models?.find((m) => m.toLowerCase() === model);
+      const own = declared !== undefined && s.modelDescriptions && Object.hasOwn(s.modelDescriptions, declared) ? s.modelDescriptions[declared] : undefined;
+      return { model, strategy: s.name, description: own ?? s.description };
+    });
   }
 
   list(): Registration[] {

@@ -29,6 +29,9 @@ export default definePlugin({
   baseUrl: "https://api.anthropic.com",
   apiKeyEnv: ["ANTHROPIC_API_KEY"],
   baseUrlEnv: ["ANTHROPIC_BASE_URL"],
+  // Claude model ids all start so (claude-opus-4-5, claude-3-5-haiku-latest): one newer than the catalog still routes here.
+  modelPatterns: ["claude-*"],
+  versionPath: "/v1",
   // Claude Code and the Anthropic SDKs send their own key (or subscription token) on /v1/messages.
   clientCredential: { format: "anthropic", headers: ["x-api-key", "authorization"], oauthPrefix: OAUTH_PREFIX },
   request: (ctx) => ({ url: `${ctx.baseUrl}/v1/messages`, headers: headers(ctx) }),

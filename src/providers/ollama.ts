@@ -7,5 +7,6 @@ export default definePlugin({
   format: "ollama",
   baseUrl: "http://localhost:11434",
   baseUrlEnv: ["OLLAMA_HOST"],
+  versionPath: "/api",
   request: (ctx) => ({ url: `${ctx.baseUrl}/api/chat`, headers: { "content-type": "application/json" } }),
 });

@@ -99,6 +99,21 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX runs_session_key ON runs (session_key) WHERE session_key IS NOT NULL",
     ],
   },
+  {
+    version: 5,
+    name: "responses",
+    // Stored Responses API answers (src/store/responses/); ts is what retention prunes by.
+    statements: (t) => [
+      `CREATE TABLE responses (
+        id TEXT PRIMARY KEY,
+        ts ${t.bigint} NOT NULL,
+        provider TEXT NOT NULL,
+        input TEXT NOT NULL,
+        response TEXT NOT NULL
+      )`,
+      "CREATE INDEX responses_ts ON responses (ts)",
+    ],
+  },
 ];
 
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -6,6 +6,8 @@ import type { BudgetSpend } from "./budgets/types.ts";
 import { SqlKv } from "./kv/sql.ts";
 import type { KvStore } from "./kv/types.ts";
 import { LATEST_VERSION, type Dialect } from "./migrations.ts";
+import { SqlResponseStore } from "./responses/sql.ts";
+import type { ResponseStore } from "./responses/types.ts";
 import type { RunLog } from "./runs/types.ts";
 import type { SqlConnection } from "./sql.ts";
 import type { Store } from "./types.ts";
@@ -16,10 +18,12 @@ export abstract class SqlStore implements Store {
   abstract readonly budgets: BudgetSpend;
   readonly kv: KvStore;
   readonly agents: AgentRegistry;
+  readonly responses: ResponseStore;
 
   constructor(protected readonly sql: SqlConnection) {
     this.kv = new SqlKv(sql);
     this.agents = new SqlAgentRegistry(sql);
+    this.responses = new SqlResponseStore(sql);
   }
 
   /** Driver-level health check, before the migration version check. */

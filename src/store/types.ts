@@ -4,6 +4,7 @@
 import type { AgentRegistry } from "./agents/types.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
 import type { KvStore } from "./kv/types.ts";
+import type { ResponseStore } from "./responses/types.ts";
 import type { RunLog } from "./runs/types.ts";
 
 export interface Store {
@@ -12,6 +13,8 @@ export interface Store {
   readonly budgets: BudgetSpend;
   readonly kv: KvStore;
   readonly agents: AgentRegistry;
+  /** Stored Responses API answers (POST /v1/responses with `store`). */
+  readonly responses: ResponseStore;
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** True when the database reports no corruption. */

@@ -7,6 +7,7 @@ import type { AdminAccess } from "./admin-auth.ts";
 import type { BrowserGuard, ListenerAddress } from "./browser-guard.ts";
 import { addCorsHeaders, preflight } from "./cors.ts";
 import { CoreError } from "../core/errors.ts";
+import { geminiPath } from "../core/formats/gemini/path.ts";
 import { newRequestId } from "../core/ids.ts";
 import { type ErrorStyle, errorResponse } from "./http.ts";
 
@@ -33,9 +34,15 @@ export function requestInfo(request: Request): RequestInfo {
   return i;
 }
 
-/** The error shape of a path: the client's own wire format on the model routes. */
+/** The error shape of a path: the client's own wire format on the model routes (Gemini's model methods before the `/models` rule). */
 export const errorStyle = (path: string): ErrorStyle =>
-  path.startsWith("/v1/messages") ? "anthropic" : path.includes("/chat/completions") || path.includes("/models") ? "openai" : "spec";
+  path.startsWith("/v1/messages")
+    ? "anthropic"
+    : geminiPath(path)
+      ? "gemini"
+      : path.includes("/chat/completions") || path.includes("/models")
+        ? "openai"
+        : "spec";
 
 export const NOT_FOUND_MESSAGE =
   "Unknown route. Core endpoints: POST /v1/messages, POST /v1/chat/completions, GET /v1/models";

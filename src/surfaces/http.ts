@@ -4,8 +4,9 @@
 // { error: { code, message, details? }, request_id }.
 
 import type { CoreError } from "../core/errors.ts";
+import { encodeRelayError } from "../core/formats/gemini/errors.ts";
 
-export type ErrorStyle = "anthropic" | "openai" | "spec";
+export type ErrorStyle = "anthropic" | "openai" | "gemini" | "spec";
 
 const ANTHROPIC_TYPES: Record<number, string> = {
   400: "invalid_request_error",
@@ -37,6 +38,7 @@ export function errorBody(err: CoreError, requestId: string, style: ErrorStyle):
       request_id: requestId,
     };
   }
+  if (style === "gemini") return { ...encodeRelayError(err), ...(suggestions ? { suggestions } : {}), request_id: requestId };
   const error: Record<string, unknown> = { code: err.code, message: err.message };
   if (style === "openai") {
     error.type = vendorType ?? openaiType(err.status);

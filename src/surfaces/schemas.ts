@@ -65,6 +65,20 @@ export const OpenAIError = T.Object(
   { $id: "OpenAIError", description: "Errors of the chat-completions and model-list routes, shaped like OpenAI's." },
 );
 
+export const GeminiError = T.Object(
+  {
+    error: T.Object({
+      code: T.Integer({ examples: [400], description: "the HTTP status" }),
+      message: T.String(),
+      status: T.String({ examples: ["INVALID_ARGUMENT"], description: "Google's canonical status name" }),
+      details: T.Array(Open, { description: "a google.rpc.ErrorInfo whose reason is Relay's error code" }),
+    }),
+    suggestions: Suggestions,
+    request_id: RequestId,
+  },
+  { $id: "GeminiError", description: "Errors of Gemini's model methods (/v1beta/models/{model}:…), shaped like Google's so its SDKs parse them." },
+);
+
 // ---- proxy: Anthropic messages ----
 
 const AnthropicMessage = T.Object(
@@ -216,7 +230,7 @@ const CatalogModel = T.Object(
 
 export const ModelList = T.Object(
   { object: T.Literal("list"), data: T.Array(T.Union([VirtualModel, CatalogModel])) },
-  { $id: "ModelList", description: "OpenAI-style list: virtual models first, then every routable catalog model." },
+  { $id: "ModelList", description: "OpenAI-style list: virtual models first, then the routable catalog models of providers with credentials (every one with ?all=true)." },
 );
 
 export const AnthropicModelList = T.Object(
@@ -226,7 +240,7 @@ export const AnthropicModelList = T.Object(
     first_id: Nullable(T.String()),
     last_id: Nullable(T.String()),
   },
-  { $id: "AnthropicModelList", description: "Anthropic-style list (request sent with anthropic-version): virtual and Anthropic models." },
+  { $id: "AnthropicModelList", description: "Anthropic-style list (request sent with anthropic-version): virtual models, and Anthropic models when Relay or the request has an Anthropic credential (every one with ?all=true)." },
 );
 
 export const Health = T.Object(
@@ -299,7 +313,7 @@ export const RunRecord = T.Object(
     attempts: T.Integer(),
     events: T.Array(
       T.Object({
-        type: T.Union(["attempt", "fallback", "escalation", "error", "mismatch", "budget_cap", "budget_overshoot"].map((t) => T.Literal(t))),
+        type: T.Union(["attempt", "fallback", "escalation", "error", "mismatch", "budget_cap", "budget_overshoot", "cost_unknown"].map((t) => T.Literal(t))),
         model: T.String(),
         provider: T.String(),
         status: T.Optional(T.Integer()),
@@ -492,6 +506,7 @@ export const DashboardRunsPage = T.Object(
       T.Object({
         ...T.Pick(RunRecord, ["id", "ts", "requestedModel", "routedModel", "provider", "strategy", "status", "outcome", "stream", "latencyMs", "inputTokens", "outputTokens", "costUsd"]).properties,
         sessionKey: Nullable(T.String()),
+        costUnknown: T.Boolean({ description: "the model that answered has no listed price: costUsd reads 0 but the cost is unknown" }),
       }),
     ),
     total: T.Integer(),

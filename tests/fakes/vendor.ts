@@ -6,6 +6,7 @@
 import type { FakeVendor, FakeVendorOptions, ReceivedRequest, Reply, VendorKind } from "./types.ts";
 import type { ChatCall, Dialect } from "./render/dialect.ts";
 import { openai } from "./render/openai.ts";
+import { withResponses } from "./render/responses.ts";
 import { anthropic } from "./render/anthropic.ts";
 import { gemini } from "./render/gemini.ts";
 import { ollama } from "./render/ollama.ts";
@@ -16,7 +17,7 @@ import { recordingReply } from "./fixtures.ts";
 
 export type { Fault, FakeVendor, FakeVendorOptions, ReceivedRequest, Reply, VendorKind } from "./types.ts";
 
-const DIALECTS: Record<VendorKind, Dialect> = { openai, anthropic, gemini, ollama };
+const DIALECTS: Record<VendorKind, Dialect> = { openai: withResponses(openai), anthropic, gemini, ollama };
 
 function parseJson(text: string): any {
   if (text === "") return undefined;
@@ -42,7 +43,7 @@ async function receive(request: Request): Promise<ReceivedRequest> {
 }
 
 function callKey(call: ChatCall): string {
-  return `${call.model}\u0000${call.stream}${call.includeUsage}${call.sse}`;
+  return `${call.model}\u0000${call.stream}${call.includeUsage}${call.sse}${call.responses}`;
 }
 
 export async function startFakeVendor(kind: VendorKind, opts: FakeVendorOptions = {}): Promise<FakeVendor> {

@@ -132,10 +132,10 @@ describe("anthropic request decoding", () => {
     expect(decodeRequest({ ...body, model: wire.model })).toEqual(req);
   });
 
-  test("adaptive thinking stays verbatim for Anthropic and becomes an effort for other vendors", () => {
+  test("adaptive thinking and its effort are IR reasoning, re-encoded as Anthropic wrote them", () => {
     const adaptive = decodeRequest({ model: "m", max_tokens: 10, messages: [], thinking: { type: "adaptive" }, output_config: { effort: "medium" } });
-    expect(adaptive.reasoning).toEqual({ effort: "medium" });
-    expect(adaptive.extra).toEqual({ thinking: { type: "adaptive" }, output_config: { effort: "medium" } });
+    expect(adaptive.reasoning).toEqual({ adaptive: true, effort: "medium" });
+    expect(adaptive.extra).toBeUndefined();
     const { body } = encode(adaptive);
     expect(body.thinking).toEqual({ type: "adaptive" });
     expect(body.output_config).toEqual({ effort: "medium" });
@@ -162,9 +162,9 @@ describe("anthropic request decoding", () => {
     );
     expect(bad.parameter).toBe("messages[1].content[0].type");
     expect(bad.expected).toBe("string");
-    expect(codecError(() => decodeRequest({ model: "m", messages: [{ role: "system", content: "a" }] }))).toMatchObject({
+    expect(codecError(() => decodeRequest({ model: "m", messages: [{ role: 7, content: "a" }] }))).toMatchObject({
       parameter: "messages[0].role",
-      expected: "user | assistant",
+      expected: "string",
     });
     expect(codecError(() => decodeRequest({ model: "m", messages: [], max_tokens: "9" }))).toMatchObject({ parameter: "max_tokens", expected: "number" });
     expect(codecError(() => decodeRequest({ messages: [] }))).toMatchObject({ parameter: "model", expected: "string" });
@@ -173,7 +173,7 @@ describe("anthropic request decoding", () => {
       parameter: "tools[0].input_schema",
       expected: "object",
     });
-    expect(codecError(() => decodeRequest({ model: "m", messages: [], tool_choice: { type: "maybe" } }))).toMatchObject({
+    expect(codecError(() => decodeRequest({ model: "m", messages: [], tool_choice: { type: 1 } }))).toMatchObject({
       parameter: "tool_choice.type",
     });
     expect(codecError(() => decodeRequest("nope"))).toMatchObject({ parameter: "body", expected: "object" });

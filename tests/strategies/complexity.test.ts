@@ -92,7 +92,8 @@ describe("complexity plugin", () => {
     const down: string[] = [];
     const ctx = fakeContext(CATALOG, {}, down);
     const candidates = async (requested: string) => (await complexity.plan(routeInput(requested, chat("hi")), ctx)).candidates;
-    const fast = ["anthropic:claude-haiku-4-5", "anthropic:claude-sonnet-4-5", "openai:gpt-5-nano", "ollama:gemma-tiny", "acme:text-only-cheap"];
+    // Unconfigured tiers: each provider's simple model then its moderate one (its ladder), then other simple-tier models.
+    const fast = ["anthropic:claude-haiku-4-5", "anthropic:claude-sonnet-4-5", "openai:gpt-5-nano", "openai:gpt-5-mini", "ollama:gemma-tiny", "acme:text-only-cheap"];
     const cheap = [
       "acme:text-only-cheap",
       "openai:gpt-5-nano",
@@ -107,7 +108,7 @@ describe("complexity plugin", () => {
     expect(await candidates("svc:cheap")).toEqual(cheap);
 
     down.push("anthropic");
-    expect(await candidates("svc:fast")).toEqual(["openai:gpt-5-nano", "ollama:gemma-tiny", "acme:text-only-cheap"]);
+    expect(await candidates("svc:fast")).toEqual(["openai:gpt-5-nano", "openai:gpt-5-mini", "ollama:gemma-tiny", "acme:text-only-cheap"]);
     expect(await candidates("svc:cheap")).toEqual(cheap.filter((c) => !c.startsWith("anthropic:")));
 
     down.length = 0;

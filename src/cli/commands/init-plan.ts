@@ -1,6 +1,5 @@
 // What `relay init` writes: keys found in the environment, tier models that
 // those providers serve, and the config file text built from the answers.
-import { defaults } from "../../config/load.ts";
 import type { Catalog } from "../../core/catalog/catalog.ts";
 import { builtinProviders } from "../../providers/index.ts";
 import { UsageError } from "../args.ts";
@@ -35,16 +34,15 @@ export function detectKeys(env: Env): DetectedKey[] {
   return found;
 }
 
-/** For each tier, a routable model of the first detected provider that has one; else the built-in default. */
+/** For each tier, a routable model of the first detected provider that has one; else the catalog's first (Anthropic's). */
 export function suggestTiers(catalog: Catalog, detected: DetectedKey[]): Tiers {
-  const fallback = (defaults().routing.strategies.complexity as { tiers: Tiers }).tiers;
   const routable = catalog.routableModels();
   const pick = (tier: TierName) => {
     for (const { provider } of detected) {
       const model = routable.find((m) => m.provider === provider && m.tier === tier);
       if (model) return model.id;
     }
-    return fallback[tier];
+    return (routable.find((m) => m.tier === tier) ?? routable[0]!).id;
   };
   return { simple: pick("simple"), moderate: pick("moderate"), complex: pick("complex") };
 }

@@ -25,6 +25,7 @@ const PROBES: Record<WireFormat, Probe> = {
   anthropic: { path: "/v1/models", listed: (b) => Array.isArray(b.data) },
   gemini: { path: "/v1beta/models", listed: (b) => Array.isArray(b.models) },
   ollama: { path: "/api/tags", listed: (b) => Array.isArray(b.models) },
+  responses: { path: "/models", listed: (b) => Array.isArray(b.data) },
 };
 
 const MAX_BODY = 1024 * 1024;

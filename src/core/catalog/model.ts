@@ -3,6 +3,7 @@
 import type { ModelCapabilities, ModelInfo, Tier } from "../../plugin/api.ts";
 import { modelMetadata, metadataIds } from "./metadata.ts";
 import { CATALOGUED_PROVIDERS, OVERLAY } from "./overlay.ts";
+import { pricedModelIds } from "./price-list.ts";
 import { priceListing } from "./prices.ts";
 import { qualifiedKey, stripDateSuffix } from "./resolve.ts";
 
@@ -39,11 +40,29 @@ export function buildModel(provider: string, id: string, hints: ModelHints = {})
 
 /**
  * The overlay's routable models, then every other model the catalogued vendors
- * list on models.dev (non-routable). A snapshot of an overlay model is left
+ * list on models.dev or in the price data (non-routable: they resolve by name,
+ * strategies keep to the overlay's tiers). A snapshot of an overlay model is left
  * out — it resolves through its base id — and the first snapshot of a family
  * gets the undated id as an alias, as vendors accept both spellings.
  */
-export function defaultModels(): ModelInfo[] {
+export function defaultModels(): readonly ModelInfo[] {
+  return (defaults ??= Object.freeze(builtDefaults().map(frozen)));
+}
+
+/**
+ * Built once per process: the data packages are static, pricing ~300 models takes genai-prices a
+ * tenth of a second, and a catalog never changes a model (it copies one to override it).
+ */
+let defaults: readonly ModelInfo[] | undefined;
+
+function frozen(m: ModelInfo): ModelInfo {
+  Object.freeze(m.aliases);
+  Object.freeze(m.capabilities);
+  if (m.price) Object.freeze(m.price);
+  return Object.freeze(m);
+}
+
+function builtDefaults(): ModelInfo[] {
   const models = OVERLAY.map((o) => buildModel(o.provider, o.id, { aliases: o.aliases, tier: o.tier, routable: true, like: o.like }));
   const overlaid = new Set(models.map((m) => qualifiedKey(m.provider, m.id)));
   const aliased = new Set<string>();
@@ -56,5 +75,20 @@ export function defaultModels(): ModelInfo[] {
       models.push(buildModel(provider, id, { aliases: takesAlias ? [stripDateSuffix(id)] : [] }));
     }
   }
-  return models;
+  return [...models, ...pricedOnly(models)];
+}
+
+/** Models only the price data lists (newer than the models.dev snapshot, such as claude-opus-5-5), each once under any spelling. */
+function pricedOnly(known: ModelInfo[]): ModelInfo[] {
+  const seen = new Set<string>();
+  for (const m of known) for (const name of [m.id, ...m.aliases]) seen.add(qualifiedKey(m.provider, name));
+  const added: ModelInfo[] = [];
+  for (const provider of CATALOGUED_PROVIDERS) {
+    for (const id of pricedModelIds(provider)) {
+      if (seen.has(qualifiedKey(provider, id)) || seen.has(qualifiedKey(provider, stripDateSuffix(id)))) continue;
+      seen.add(qualifiedKey(provider, id));
+      added.push(buildModel(provider, id));
+    }
+  }
+  return added;
 }

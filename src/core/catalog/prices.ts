@@ -9,10 +9,11 @@ import type { Usage } from "../ir.ts";
 // The price data is a large module (tens of ms to evaluate): load it on first use, not at start-up.
 type GenaiPrices = typeof import("@pydantic/genai-prices");
 let genai: GenaiPrices | undefined;
-const genaiPrices = (): GenaiPrices => (genai ??= require("@pydantic/genai-prices") as GenaiPrices);
+export const genaiPrices = (): GenaiPrices => (genai ??= require("@pydantic/genai-prices") as GenaiPrices);
 
 /** Our provider names where genai-prices spells them differently. */
 const GENAI_PROVIDER_IDS: Record<string, string> = { xai: "x-ai" };
+export const genaiProviderId = (provider: string): string => GENAI_PROVIDER_IDS[provider] ?? provider;
 
 export interface PriceListing {
   /** Base-tier USD per million tokens, at the current time. */
@@ -120,11 +121,10 @@ function resolved(provider: string, id: string): Resolved | undefined {
 }
 
 function calculate(provider: string, id: string, usage: Record<string, number>) {
-  const providerId = GENAI_PROVIDER_IDS[provider] ?? provider;
-  return genaiPrices().calcPrice(usage, id, { providerId });
+  return genaiPrices().calcPrice(usage, id, { providerId: genaiProviderId(provider) });
 }
 
-function perMillion(prices: ListedPrices): ModelPrice | undefined {
+export function perMillion(prices: ListedPrices): ModelPrice | undefined {
   const input = base(prices.input_mtok);
   const output = base(prices.output_mtok);
   if (input === undefined && output === undefined) return undefined;

@@ -6,8 +6,11 @@
 // for the next model (refused: that candidate is skipped). A stream may extend its reservation
 // while the budget has room (budget-stream.ts). At the end the run settles its cost, and a vendor
 // that billed past the request's own max_tokens, or past what was reserved, is flagged in the run
-// log as a `budget_overshoot` event; a cap Relay set is logged as a `budget_cap` event.
+// log as a `budget_overshoot` event; a cap Relay set is logged as a `budget_cap` event. A model with
+// no listed price is reserved and settled at its provider's highest listed price (catalog/unpriced.ts).
 import type { ModelInfo } from "../../plugin/api.ts";
+import { costOf } from "../catalog/cost.ts";
+import { standInFor } from "../catalog/unpriced.ts";
 import type { RunEvent } from "../run-record.ts";
 import type { ChatRequest, Usage } from "../ir.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
@@ -38,6 +41,8 @@ const nanos = (v: number) => Math.round(v * 1e9);
 export class RunBudget implements StreamRoom {
   /** The candidate the current reservation is for. */
   model: ModelInfo | undefined;
+  /** That candidate priced at its provider's highest listed price, when it has no price of its own. */
+  private standIn: ModelInfo | undefined;
   /** The max_tokens Relay sets for that candidate; undefined when the request goes as the client sent it. */
   cap: number | undefined;
   private plan: OutputPlan | undefined;
@@ -65,7 +70,8 @@ export class RunBudget implements StreamRoom {
     this.model = model;
     this.cap = undefined;
     this.stream = undefined;
-    const plan = (this.plan = outputPlan(model, this.ir, this.inputTokens));
+    this.standIn = standInFor(model);
+    const plan = (this.plan = outputPlan(this.standIn ?? model, this.ir, this.inputTokens));
     const r = this.guard.reserve(fullCost(plan), floorCost(plan));
     return r instanceof Promise ? this.admitLater(r) : this.admitted(r);
   }
@@ -105,15 +111,17 @@ export class RunBudget implements StreamRoom {
   /**
    * The run ended having cost `costUsd` in all: settle it, flag an overshoot. A stream cut short was
    * billed at least for what it streamed, which its usage may not show yet: the larger figure is the
-   * cost, returned for the run record.
+   * cost, returned for the run record. An unpriced model is settled at its stand-in price, but its
+   * record keeps the known cost (its own is unknown: `cost_unknown`).
    */
   close(costUsd: number, usage: Usage, complete: boolean, onError: (e: unknown) => void): number {
     this.closed = true;
     let own = costUsd - this.settled;
     if (!complete && this.stream) own = Math.max(own, this.stream.spentUsd());
-    this.flagOvershoot(usage, own);
-    this.free(own).catch(onError);
-    return own + this.settled;
+    const charged = this.standIn ? Math.max(own, costOf(this.standIn, usage)) : own;
+    this.flagOvershoot(usage, charged);
+    this.free(charged).catch(onError);
+    return this.standIn ? costUsd : own + this.settled;
   }
 
   private admitted(r: BudgetReservation | BudgetRefusal): Admission {

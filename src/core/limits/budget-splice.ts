@@ -5,6 +5,7 @@ import type { WireFormat } from "../../plugin/api.ts";
 
 const OPENAI_FIELDS = ["max_completion_tokens", "max_tokens"] as const;
 const ANTHROPIC_FIELDS = ["max_tokens"] as const;
+const RESPONSES_FIELDS = ["max_output_tokens"] as const;
 /** Characters a JSON number is written with. */
 const NUMBER_CHARS = new Set("-+.0123456789eE");
 
@@ -14,7 +15,9 @@ const NUMBER_CHARS = new Set("-+.0123456789eE");
  * caller re-encodes instead.
  */
 export function spliceMaxTokens(raw: string, body: Record<string, unknown>, format: WireFormat, cap: number): string | undefined {
-  const fields = format === "anthropic" ? ANTHROPIC_FIELDS : OPENAI_FIELDS;
+  // Gemini's limit sits inside generationConfig: such a body is re-encoded with the cap instead.
+  if (format === "gemini") return undefined;
+  const fields = format === "anthropic" ? ANTHROPIC_FIELDS : format === "responses" ? RESPONSES_FIELDS : OPENAI_FIELDS;
   let out = raw;
   let found = false;
   for (const field of fields) {

@@ -13,6 +13,8 @@
 // - An unrecognised exception is treated as our own bug: not retried, not
 //   blamed on the vendor.
 
+import type { IRError } from "../ir.ts";
+
 export interface FailureClass {
   retryable: boolean;
   vendorSide: boolean;
@@ -61,6 +63,18 @@ export function classifyFailure(f: { status?: number; error?: unknown }): Failur
   if (f.status !== undefined && f.status >= 400) return classifyStatus(f.status);
   if (f.error !== undefined) return classifyError(f.error);
   return { retryable: false, vendorSide: false, reason: `http_${f.status ?? "unknown"}` };
+}
+
+/**
+ * Whether a vendor's error answer says the model it was asked for does not exist (or is not open to
+ * the key): a 404 in the vendor's own error shape (so a typed vendorError, not a wrong base URL's
+ * bare page) that names the model — Anthropic's not_found_error "model: <id>", OpenAI's
+ * model_not_found "The model `<id>` does not exist…", Gemini's NOT_FOUND "models/<id> is not found…".
+ * A 404 is never counted toward cooldown (classifyStatus): it is the name that is wrong, not the vendor.
+ */
+export function isUnknownModelAnswer(f: { status: number; message: string; vendorError?: IRError }, modelId: string): boolean {
+  if (f.status !== 404 || f.vendorError?.vendorType === undefined) return false;
+  return f.vendorError.vendorType === "model_not_found" || f.message.toLowerCase().includes(modelId.toLowerCase());
 }
 
 function classifyStatus(status: number): FailureClass {

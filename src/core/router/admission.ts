@@ -13,9 +13,10 @@ import { checkWireNames, clientInputError } from "./validate.ts";
 const missingModel = (provided: unknown) =>
   new CoreError(400, "invalid_request", "Missing model in request", { details: { parameter: "model", provided, expected: "string" } });
 
-export function validateChatBody(body: Record<string, unknown>): void {
+/** The model and, in the formats with `messages`, that array; other formats' turns are their codecs' to check (Gemini's `contents`). */
+export function validateChatBody(body: Record<string, unknown>, format: Call["format"] = "openai"): void {
   if (typeof body.model !== "string" || body.model.trim() === "") throw missingModel(body.model);
-  if (!Array.isArray(body.messages))
+  if ((format === "openai" || format === "anthropic") && !Array.isArray(body.messages))
     throw new CoreError(400, "invalid_request", "Missing or invalid messages array in request", {
       details: { parameter: "messages", provided: typeof body.messages, expected: "array" },
     });
@@ -28,7 +29,7 @@ export function admit(deps: RouterDeps, routeCall: RouteCall): Run {
   const headers = call.headers;
   if (deps.loop.looped(headers)) throw deps.loop.refuse(call.caller.url, call.format, deps.registry.providers.values(), deps.config(), deps.env);
   const body = call.body;
-  if (body) validateChatBody(body);
+  if (body) validateChatBody(body, call.format);
   else if (typeof routeCall.request!.model !== "string" || routeCall.request!.model.trim() === "") throw missingModel(routeCall.request!.model);
   const sessionKey = call.caller.session;
   if (deps.control.isRefused(sessionKey))

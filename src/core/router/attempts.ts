@@ -4,17 +4,19 @@
 import type { Config } from "../../config/schema.ts";
 import type { ModelInfo, ProviderPlugin } from "../../plugin/api.ts";
 import { costOf } from "../catalog/cost.ts";
+import { costUnknownEvent } from "../catalog/unpriced.ts";
 import { CoreError } from "../errors.ts";
 import type { BudgetRefusal } from "../limits/budget.ts";
 import { sleep } from "../limits/clock.ts";
-import { classifyFailure } from "../limits/failure.ts";
+import { classifyFailure, isUnknownModelAnswer } from "../limits/failure.ts";
 import { type ModelRateLimits, modelRateLimits } from "../limits/model-rate.ts";
 import type { RateDecision } from "../limits/rate-limit.ts";
 import { type Answer, answerResult, pricedAnswer } from "./answer.ts";
 import { keyFor } from "./client-credential.ts";
 import { missingKeyError, needsKey } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
-import { type AttemptFailure, budgetExceeded, coreErrorOf, finalError, providerError } from "./failures.ts";
+import { type AttemptFailure, budgetExceeded, coreErrorOf, finalError, namesModel, providerError } from "./failures.ts";
+import { modelNotFound } from "./plan.ts";
 import type { RouteResult } from "./result.ts";
 import { addUsage, type Run } from "./run.ts";
 import { startStream } from "./stream-start.ts";
@@ -33,6 +35,8 @@ export async function attemptAll(deps: RouterDeps, run: Run): Promise<RouteResul
       const admitted = loop.admit(candidates[i]!);
       const attempt = admitted instanceof Promise ? await admitted : admitted;
       if (!attempt) continue;
+      const unpriced = costUnknownEvent(attempt.model, run.budget !== undefined);
+      if (unpriced) run.events.push(unpriced);
       for (;;) {
         let outcome = await attemptOne(deps, attempt.begin());
         if (outcome.kind === "response" && outcome.stream) {
@@ -165,7 +169,11 @@ class Attempts {
     }
     run.events.push({ type: "error", model: model.id, provider: provider.name, status: f.status, reason: f.message });
     this.fail({ model, provider: provider.name, status: f.status, message: f.message, vendorError: f.vendorError, kind: "vendor", retryAfter: f.retryAfter });
-    if (!cls.retryable) throw providerError(f.status, f.message, f.vendorError, run.vendorHeaders);
+    // The vendor does not know the model: the client's 400 Model not found when the client named it (a
+    // typo that a provider's pattern routed), else the next candidate; a 404 never counts toward cooldown.
+    const unknownModel = isUnknownModelAnswer(f, model.id);
+    if (unknownModel && namesModel(deps, run.requestedModel, model)) throw modelNotFound(deps, run.requestedModel);
+    if (!cls.retryable && !unknownModel) throw providerError(f.status, f.message, f.vendorError, run.vendorHeaders);
     const candidates = run.routing.candidates;
     const last = i === candidates.length - 1;
     const wait = f.retryAfter;

@@ -5,7 +5,7 @@ import type { WireFormat } from "../../plugin/api.ts";
 import type { ChatRequest } from "../ir.ts";
 
 /** The wire formats a call can arrive in and be answered in. */
-export type CallFormat = Extract<WireFormat, "openai" | "anthropic">;
+export type CallFormat = Extract<WireFormat, "openai" | "anthropic" | "responses" | "gemini">;
 
 /** Who is asking. */
 export interface Caller {
@@ -37,15 +37,18 @@ interface CallBase {
   /** Date.now() when the call arrived: the run's timestamp; now when absent. */
   at?: number;
   /**
-   * Serve only models whose provider speaks `format` natively; a model of another is refused with
-   * this message (the proxy's /v1/messages). Candidates a strategy proposes of other formats are skipped.
+   * A concrete model asked for must be one whose provider speaks `format` natively; another is
+   * refused with this message (the proxy's /v1/messages). A virtual model's strategy may still
+   * route the call to any vendor, translated.
    */
   nativeOnly?: string;
 }
 
 /**
  * A call holds the request either in its wire format (`body`, and its bytes when the caller has
- * them: sent on as they are to a vendor of the same format) or decoded already (`request`).
+ * them: sent on as they are to a vendor of the same format) or decoded already (`request`). The two
+ * may differ on purpose: a Responses turn continuing a stored conversation routes the conversation
+ * rebuilt (`body`) but keeps the client's own bytes for the vendor that holds it (`rawBody`).
  */
 export type RouteCall = CallBase & ({ body: Record<string, unknown>; rawBody?: string; request?: never } | { request: ChatRequest; body?: never; rawBody?: never });
 

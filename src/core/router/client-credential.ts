@@ -26,14 +26,15 @@ export function readClientCredential(style: ClientCredentialStyle, h: Headers): 
 
 /**
  * The credential a request in `format` brings for the provider that declared it. A request with none,
- * when Relay has no key for that provider either, is refused: no vendor call could answer it.
+ * when Relay has no key for that provider either, is refused (no vendor call could answer it) unless
+ * the provider declared the credential optional.
  */
 export function admitClientCredential(deps: Pick<RouterDeps, "registry" | "config" | "env">, format: WireFormat, h: Headers): ClientCredential | undefined {
   const owner = deps.registry.clientCredentialOwner(format);
   if (!owner) return undefined;
   const key = readClientCredential(owner.clientCredential!, h);
   if (key !== undefined) return { owner, key };
-  if (providerKey(owner, deps.config(), deps.env) === undefined)
+  if (!owner.clientCredential!.optional && providerKey(owner, deps.config(), deps.env) === undefined)
     throw new CoreError(401, "authentication_error", `Missing ${owner.displayName ?? owner.name} authentication`);
   return undefined;
 }

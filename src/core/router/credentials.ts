@@ -2,7 +2,8 @@
 // provider's env variable (first set wins) or the config file; a client's own
 // credential is used only for the vendor it was meant for (see client-credential.ts). Base
 // URLs come from RELAY_<PROVIDER>_BASE_URL, the vendor's own variable, the
-// config file, then the plugin's default.
+// config file, then the plugin's default; each in the vendor's documented form,
+// with or without its version segment (ProviderPlugin.versionPath).
 import type { Config } from "../../config/schema.ts";
 import type { ProviderPlugin } from "../../plugin/api.ts";
 import { CoreError } from "../errors.ts";
@@ -10,11 +11,26 @@ import { CoreError } from "../errors.ts";
 type Env = Record<string, string | undefined>;
 
 export function providerKey(p: ProviderPlugin, config: Config, env: Env): string | undefined {
-  for (const name of p.apiKeyEnv ?? []) if (env[name]) return env[name];
-  return config.providers[p.name]?.apiKey || undefined;
+  const name = keyEnvName(p, env);
+  return name !== undefined ? env[name] : config.providers[p.name]?.apiKey || undefined;
+}
+
+/** The env variable a provider's key is read from, when one is set (it wins over the config file). */
+export function keyEnvName(p: ProviderPlugin, env: Env): string | undefined {
+  for (const name of p.apiKeyEnv ?? []) if (env[name]) return name;
+  return undefined;
 }
 
 export const needsKey = (p: ProviderPlugin): boolean => (p.apiKeyEnv?.length ?? 0) > 0;
+
+/**
+ * Whether `p` can be called: enabled, and needing no key or having one (Relay's, or the client's own
+ * when `clientCredentialFor` names it). Cooldowns are the health board's business, not this.
+ */
+export function providerReady(p: ProviderPlugin, config: Config, env: Env, clientCredentialFor?: string): boolean {
+  if (config.providers[p.name]?.enabled === false) return false;
+  return !needsKey(p) || clientCredentialFor === p.name || providerKey(p, config, env) !== undefined;
+}
 
 export function missingKeyError(p: ProviderPlugin): CoreError {
   const name = p.apiKeyEnv?.[0] ?? `${p.name.toUpperCase()}_API_KEY`;
@@ -46,16 +62,47 @@ export function baseUrlEnvNames(p: ProviderPlugin): string[] {
 export const relayBaseUrlEnv = (p: ProviderPlugin): string => `RELAY_${p.name.toUpperCase().replace(NOT_ENV_CHAR, "_")}_BASE_URL`;
 
 export function baseUrlSource(p: ProviderPlugin, config: Config, env: Env): BaseUrlSource {
-  for (const name of baseUrlEnvNames(p)) if (env[name]) return { url: normalizeBaseUrl(env[name]), from: name };
+  for (const name of baseUrlEnvNames(p)) if (env[name]) return { url: normalizeBaseUrl(p, env[name]), from: name };
   const configured = config.providers[p.name]?.baseUrl;
-  if (configured) return { url: normalizeBaseUrl(configured), from: `providers.${p.name}.baseUrl` };
-  return { url: normalizeBaseUrl(p.baseUrl), from: "default" };
+  if (configured) return { url: normalizeBaseUrl(p, configured), from: `providers.${p.name}.baseUrl` };
+  return { url: normalizeBaseUrl(p, p.baseUrl), from: "default" };
 }
 
 export const providerBaseUrl = (p: ProviderPlugin, config: Config, env: Env): string => baseUrlSource(p, config, env).url;
 
-function normalizeBaseUrl(url: string): string {
+/** Each provider's last configured URL and its normal form: looked up on every vendor call, it rarely changes. */
+const normalized = new WeakMap<ProviderPlugin, { raw: string; url: string }>();
+
+function normalizeBaseUrl(p: ProviderPlugin, raw: string): string {
+  const last = normalized.get(p);
+  if (last?.raw === raw) return last.url;
+  const url = withVersionPath(p, trimBaseUrl(raw));
+  normalized.set(p, { raw, url });
+  return url;
+}
+
+function trimBaseUrl(url: string): string {
   // OLLAMA_HOST is often given as host:port without a scheme.
   if (!HTTP_SCHEME.test(url)) url = `http://${url}`;
   return url.endsWith("/") ? url.replace(TRAILING_SLASHES, "") : url;
+}
+
+/**
+ * A base URL in the form of the plugin's default (see ProviderPlugin.versionPath), so that the
+ * vendor's documented forms, with the version segment and without, reach the same address.
+ */
+function withVersionPath(p: ProviderPlugin, url: string): string {
+  const segment = p.versionPath;
+  if (segment === undefined || url.includes("?")) return url;
+  const path = pathOf(url);
+  const has = path.endsWith(segment);
+  if (!p.baseUrl.endsWith(segment)) return has ? url.slice(0, -segment.length) : url;
+  if (has) return url;
+  return path === "" || path === pathOf(p.baseUrl).slice(0, -segment.length) ? url + segment : url;
+}
+
+/** The path of an absolute URL with no trailing slash ("" for a bare host), without parsing it. */
+function pathOf(url: string): string {
+  const slash = url.indexOf("/", url.indexOf("//") + 2);
+  return slash === -1 ? "" : url.slice(slash);
 }

@@ -45,6 +45,12 @@ export function finalError(routing: Routing, failures: AttemptFailure[], run: Ru
   return new CoreError(503, "provider_cooled_down", "Provider is temporarily cooled down", { details: { parameter: "model", provided: run.requestedModel, expected: "a provider not in cooldown" } });
 }
 
+/** Whether the name the client asked for resolves to `model` (a strategy's own choice does not). */
+export function namesModel(deps: RouterDeps, requested: string, model: ModelInfo): boolean {
+  const named = deps.catalog.resolve(requested);
+  return named !== undefined && named.provider === model.provider && named.id === model.id;
+}
+
 export function providerError(status: number, message: string, vendorError: IRError | undefined, vendorHeaders: Record<string, string>): CoreError {
   // Faithful status for vendor answers; a transport failure (no status) is a bad gateway.
   const s = status >= 400 ? status : 502;

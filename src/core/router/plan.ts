@@ -6,7 +6,7 @@ import type { ModelInfo, RoutePlan, StrategyContext, StrategyPlugin, WireFormat 
 import { CoreError } from "../errors.ts";
 import type { ChatRequest } from "../ir.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
-import { needsKey, providerKey } from "./credentials.ts";
+import { providerReady } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 
 export interface Routing {
@@ -21,7 +21,7 @@ export interface PlanInput {
   requestedModel: string;
   clientFormat: WireFormat;
   headers: Headers;
-  /** Serve only models whose provider speaks clientFormat; the refusal's message otherwise (RouteCall.nativeOnly). */
+  /** A concrete model must be one whose provider speaks clientFormat; the refusal's message otherwise (RouteCall.nativeOnly). */
   nativeOnly?: string;
   /** The provider the client brought its own credential for (Anthropic's, on /v1/messages). */
   clientCredentialFor?: string;
@@ -44,11 +44,8 @@ function speaksFormat(deps: RouterDeps, input: PlanInput, model: ModelInfo): boo
 
 export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<PlanInput, "clientCredentialFor">): boolean {
   const p = deps.registry.providers.get(model.provider);
-  if (!p || deps.config().providers[p.name]?.enabled === false) return false;
-  if (deps.health.model(model).coolingDown) return false;
-  if (!needsKey(p)) return true;
-  if (input?.clientCredentialFor === p.name) return true;
-  return providerKey(p, deps.config(), deps.env) !== undefined;
+  if (!p || deps.health.model(model).coolingDown) return false;
+  return providerReady(p, deps.config(), deps.env, input?.clientCredentialFor);
 }
 
 function concreteStrategy(deps: RouterDeps, override: string): StrategyPlugin {
@@ -91,6 +88,9 @@ export function planRoute(deps: RouterDeps, input: PlanInput): Routing | Promise
   const config = deps.config();
   const name = input.requestedModel;
   const virtual = deps.registry.strategyForModel(name);
+  // nativeOnly refuses a concrete model of another format; a virtual model's strategy may route the
+  // call to any vendor (Claude Code on /v1/messages with svc:auto), translated there and back.
+  if (virtual && input.nativeOnly !== undefined) input = { ...input, nativeOnly: undefined };
 
   if (!deps.control.routingEnabled) {
     // Disabled: pure passthrough to the model asked for.

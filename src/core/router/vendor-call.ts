@@ -66,8 +66,10 @@ export async function attemptOne(deps: RouterDeps, attempt: Attempt): Promise<At
   const { run, provider } = attempt;
   const call = run.call;
   const config = deps.config();
-  const vendor = codecFor(provider.format);
-  const ctx = { model: attempt.model.id, stream: run.ir.stream, baseUrl: providerBaseUrl(provider, config, deps.env), apiKey: attempt.apiKey, clientHeaders: call.headers };
+  // The call's own format when the provider speaks it too (its bytes can then pass), else the provider's.
+  const format = provider.alsoSpeaks?.includes(call.format) ? call.format : provider.format;
+  const vendor = codecFor(format);
+  const ctx = { model: attempt.model.id, stream: run.ir.stream, baseUrl: providerBaseUrl(provider, config, deps.env), apiKey: attempt.apiKey, clientHeaders: call.headers, format };
   const body = vendorBody(attempt, vendor, ctx);
   const { url, headers } = provider.request(ctx);
   headers[VIA_HEADER] = deps.loop.outgoing(call.headers);
@@ -156,13 +158,14 @@ function keepForwarded(this: Record<string, string>, value: string, key: string)
 function vendorBody(attempt: Attempt, vendor: Codec, ctxArgs: Parameters<ProviderPlugin["request"]>[0]): string {
   const { run, model, provider } = attempt;
   const { call, ir } = run;
-  const sameFormat = call.format === provider.format;
+  const sameFormat = call.format === vendor.format;
   // OpenAI streams carry usage only when asked; without it the run could not be costed.
-  const needsUsageInjection = provider.format === "openai" && ir.stream && !ir.includeUsage;
+  const needsUsageInjection = vendor.format === "openai" && ir.stream && !ir.includeUsage;
   // A budget's cap on max_tokens is the one other change a passthrough body may get (budget-splice.ts).
   const cap = run.budget?.cap;
   if (sameFormat && !provider.adaptBody && !needsUsageInjection && call.body && call.rawBody !== undefined) {
-    const raw = call.body.model === model.id ? call.rawBody : spliceModel(call.rawBody, call.body.model as string, model.id);
+    // Gemini's model is in the URL, so its bytes serve any model as they are.
+    const raw = call.body.model === model.id || call.format === "gemini" ? call.rawBody : spliceModel(call.rawBody, call.body.model as string, model.id);
     const spliced = raw === undefined || cap === undefined ? raw : spliceMaxTokens(raw, call.body, call.format, cap);
     if (spliced !== undefined) {
       attempt.passthrough = true;

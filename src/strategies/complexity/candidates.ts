@@ -1,14 +1,7 @@
 // Candidate selection shared by the built-in strategies: what a request needs from
 // a model, and how catalog entries are named and filtered.
 
-import type { CatalogView, ChatRequest, ModelCapabilities, ModelInfo, StrategyContext, Tier } from "../../plugin/api.ts";
-
-/** Tier models used when the config names none (complexity tiers, cascade chain). */
-export const DEFAULT_TIER_MODELS: Readonly<Record<Tier, string>> = {
-  simple: "claude-haiku-4-5",
-  moderate: "claude-sonnet-4-5",
-  complex: "claude-opus-4-5",
-};
+import type { CatalogView, ChatRequest, ModelCapabilities, ModelInfo, StrategyContext } from "../../plugin/api.ts";
 
 export type Need = keyof Pick<ModelCapabilities, "tools" | "vision" | "json">;
 

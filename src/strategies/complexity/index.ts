@@ -3,11 +3,11 @@
 
 import { definePlugin, type Static, Type } from "../../plugin/api.ts";
 import type { CatalogView, ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
-import { covers, DEFAULT_TIER_MODELS, modelRef, requiredCapabilities, type Need } from "./candidates.ts";
+import { covers, modelRef, requiredCapabilities, type Need } from "./candidates.ts";
 import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
+import { defaultLadders, TIERS } from "../ladders.ts";
 import { oncePer } from "../once-per.ts";
 
-const TIERS: readonly Tier[] = ["simple", "moderate", "complex"];
 // A Map: it is looked up by the client's model name, which may be `constructor`.
 const PINNED_TIER: ReadonlyMap<string, Tier> = new Map([["svc:fast", "simple"], ["svc:best", "complex"]]);
 
@@ -24,14 +24,14 @@ const ComplexityOptionsSchema = Type.Object(
 );
 type Configured = Static<typeof ComplexityOptionsSchema>;
 
-/** The options with every default filled in. */
+/** The options with the thresholds' defaults filled in; a tier named by none follows the providers' ladders. */
 interface ComplexityOptions {
-  tiers: Record<Tier, string>;
+  tiers: Partial<Record<Tier, string>>;
   thresholds: Thresholds;
 }
 
 const withDefaults = (o: Configured): ComplexityOptions => ({
-  tiers: { ...DEFAULT_TIER_MODELS, ...o.tiers },
+  tiers: o.tiers ?? {},
   thresholds: { ...DEFAULT_THRESHOLDS, ...o.thresholds },
 });
 
@@ -73,21 +73,34 @@ const routableIndex = (ctx: StrategyContext): RoutableIndex => indexFor(ctx.cata
 const usable = (model: ModelInfo, needs: Need[], ctx: StrategyContext): boolean => ctx.isAvailable(model) && covers(model, needs);
 
 /**
- * Each tier's candidates before availability and capabilities are checked: its configured model,
- * the next tier's, then the other routable models hinted at the tier; each once. They depend only
+ * Each tier's candidates before availability and capabilities are checked: its model, the next
+ * tier's, then the other routable models hinted at the tier; each once. An unconfigured tier's model
+ * is each provider's (its ladder's), so the first provider with a key serves it. They depend only
  * on the options and the catalog, so they are built once per pair and a plan only filters them.
  */
 type TierLists = Record<Tier, Routable[]>;
 
+/** The tier's configured model, or else every provider's model for it, in ladder order. */
+function tierModels(tier: Tier, opts: ComplexityOptions, catalog: CatalogView): ModelInfo[] {
+  const name = opts.tiers[tier];
+  if (name === undefined) return defaultLadders(catalog).flatMap((l) => l.byTier[tier] ?? []);
+  const model = catalog.resolve(name);
+  return model ? [model] : [];
+}
+
+/** The tier's model then the next tier's; with neither configured, per provider (Haiku, Sonnet, then gpt-5-nano, gpt-5-mini, …). */
+function tierHead(tier: Tier, opts: ComplexityOptions, catalog: CatalogView): ModelInfo[] {
+  const next = TIERS[TIERS.indexOf(tier) + 1];
+  if (!next) return tierModels(tier, opts, catalog);
+  if (opts.tiers[tier] === undefined && opts.tiers[next] === undefined)
+    return defaultLadders(catalog).flatMap((l) => [l.byTier[tier], l.byTier[next]].filter((m) => m !== undefined));
+  return [...tierModels(tier, opts, catalog), ...tierModels(next, opts, catalog)];
+}
+
 function buildTierLists(opts: ComplexityOptions, catalog: CatalogView): TierLists {
   const index = indexFor(catalog.routableModels());
   const listFor = (tier: Tier): Routable[] => {
-    const next = TIERS[TIERS.indexOf(tier) + 1];
-    const list: Routable[] = [];
-    for (const name of next ? [opts.tiers[tier], opts.tiers[next]] : [opts.tiers[tier]]) {
-      const model = catalog.resolve(name);
-      if (model) list.push({ model, ref: modelRef(model) });
-    }
+    const list: Routable[] = tierHead(tier, opts, catalog).map((model) => ({ model, ref: modelRef(model) }));
     list.push(...index.byTier[tier]);
     return list.filter((r, i) => list.findIndex((o) => o.ref === r.ref) === i);
   };
@@ -156,6 +169,12 @@ export default definePlugin({
   name: "complexity",
   description: "Scores each request and routes it to the simple, moderate or complex tier's model",
   models: ["svc:auto", "svc:fast", "svc:cheap", "svc:best"],
+  modelDescriptions: {
+    "svc:auto": "Scores each request (size, code, math and reasoning cues, tools, images) and routes it to the simple, moderate or complex tier's model",
+    "svc:fast": "The simple tier's model (fast and cheap), without scoring",
+    "svc:best": "The complex tier's model (the strongest), without scoring",
+    "svc:cheap": "The cheapest available model that can serve the request (tools, images, JSON)",
+  },
   options: ComplexityOptionsSchema,
   checkOptions,
   plan,

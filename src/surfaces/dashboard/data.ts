@@ -3,7 +3,7 @@
 import type { Relay } from "../../relay.ts";
 import { modelRateLimits } from "../../core/limits/model-rate.ts";
 import type { ModelInfo } from "../../plugin/api.ts";
-import type { RunRecord } from "../../core/run-record.ts";
+import { costUnknown, type RunRecord } from "../../core/run-record.ts";
 import type { SeriesBucket } from "../../store/runs/types.ts";
 import { CoreError } from "../../core/errors.ts";
 import { health } from "../../core/telemetry/health.ts";
@@ -93,12 +93,14 @@ const logRow = (r: RunRecord) => ({
   outputTokens: r.outputTokens,
   costUsd: r.costUsd,
   sessionKey: r.sessionKey ?? null,
+  costUnknown: costUnknown(r),
 });
 
-export async function run(relay: Relay, id: string): Promise<RunRecord> {
+/** The whole record, and whether its cost is unknown (an unpriced model: its costUsd of 0 is not a price). */
+export async function run(relay: Relay, id: string): Promise<RunRecord & { costUnknown: boolean }> {
   const r = await relay.store.runs.getRun(id);
   if (!r) throw new CoreError(404, "not_found", `No run with id ${id}`);
-  return r;
+  return { ...r, costUnknown: costUnknown(r) };
 }
 
 /** Requests-per-minute headroom of each model with a limit: configured ones and, under a default limit, those seen in the last hour. */

@@ -3,7 +3,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { DocumentDecoration } from "elysia";
 import type { ErrorStyle } from "../http.ts";
-import { AnthropicError, OpenAIError, SpecError } from "../schemas.ts";
+import { AnthropicError, GeminiError, OpenAIError, SpecError } from "../schemas.ts";
 
 export type Operation = DocumentDecoration;
 type Responses = NonNullable<Operation["responses"]>;
@@ -57,7 +57,7 @@ export const headerParameter = (name: string, description: string): Parameter =>
   schema: asSchema({ type: "string" }),
 });
 
-const ERROR_SCHEMA: Record<ErrorStyle, TSchema> = { spec: SpecError, anthropic: AnthropicError, openai: OpenAIError };
+const ERROR_SCHEMA: Record<ErrorStyle, TSchema> = { spec: SpecError, anthropic: AnthropicError, openai: OpenAIError, gemini: GeminiError };
 
 /** Error responses of one style, keyed by HTTP status. */
 export function errorResponses(style: ErrorStyle, byStatus: Record<number, string>): Responses {

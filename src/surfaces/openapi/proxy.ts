@@ -11,7 +11,8 @@ import {
   Health,
   ModelList,
 } from "../schemas.ts";
-import { type Operation, asSchema, errorResponses, headerParameter, jsonContent, jsonRequestBody, jsonResponse } from "./common.ts";
+import { ResponseDeleted, ResponseId, ResponseObject, ResponsesRequest } from "./responses-schemas.ts";
+import { type Operation, asSchema, errorResponses, headerParameter, jsonContent, jsonRequestBody, jsonResponse, pathParameter, queryParameter } from "./common.ts";
 
 const header = (description: string, example?: string) => ({ description, schema: asSchema({ type: "string", ...(example ? { examples: [example] } : {}) }) });
 
@@ -96,11 +97,101 @@ export const chatCompletions: Operation = {
   },
 };
 
+const Open = { type: "object", additionalProperties: true };
+const GeminiRequest = asSchema({
+  type: "object",
+  required: ["contents"],
+  additionalProperties: true,
+  properties: {
+    contents: { type: "array", items: { type: "object", properties: { role: { enum: ["user", "model"] }, parts: { type: "array", items: Open } } } },
+    systemInstruction: Open,
+    generationConfig: Open,
+    tools: { type: "array", items: Open },
+    toolConfig: Open,
+  },
+  description: "A generateContent request; for countTokens, `{contents}` or `{generateContentRequest}`.",
+});
+const GeminiResponse = asSchema({
+  type: "object",
+  additionalProperties: true,
+  properties: { candidates: { type: "array", items: Open }, usageMetadata: Open, modelVersion: { type: "string" }, totalTokens: { type: "integer", minimum: 0 } },
+  description: "A GenerateContentResponse; countTokens answers `{totalTokens}`.",
+});
+
+export const gemini: Operation = {
+  tags: ["proxy"],
+  summary: "Google Gemini API: generateContent, streamGenerateContent, countTokens",
+  description: [
+    "The path's last segment is `{model}:generateContent`, `{model}:streamGenerateContent` or `{model}:countTokens` (also served under /v1/models/).",
+    "Any model of any configured provider, an alias or a virtual model, translated to the vendor's format; Google's models pass through byte for byte.",
+    "Streams are `text/event-stream` with `?alt=sse`, else Google's JSON array sent element by element.",
+    "Credentials: the client's `x-goog-api-key` or `?key=` is used for Google only, else GEMINI_API_KEY; other vendors use Relay's keys.",
+    "countTokens asks Google when Google serves the model and a key exists (x-svc-token-count: vendor), else estimates (x-svc-token-count: estimate).",
+  ].join(" "),
+  parameters: [
+    pathParameter("modelMethod", asSchema({ type: "string", examples: ["gemini-2.5-flash:generateContent"] }), "`{model}:{method}`"),
+    queryParameter("alt", asSchema({ enum: ["sse"] }), "`sse`: stream as server-sent events"),
+    queryParameter("key", asSchema({ type: "string" }), "the client's Google API key (x-goog-api-key is preferred)"),
+    headerParameter("x-goog-api-key", "the client's Google API key, used only for Google's models"),
+    ...CLIENT_HEADERS,
+  ],
+  requestBody: { required: true, content: { "application/json": { schema: GeminiRequest } } },
+  responses: {
+    200: {
+      description: "The model's answer, or the token count",
+      headers: ROUTING_HEADERS,
+      content: {
+        "application/json": { schema: GeminiResponse },
+        "text/event-stream": { schema: { type: "string", description: "GenerateContentResponse chunks as data: events" } },
+      },
+    },
+    ...errorResponses("gemini", { ...MODEL_ROUTE_ERRORS, 404: "Not one of the methods Relay serves" }),
+  },
+};
+
+export const createResponse: Operation = {
+  tags: ["proxy"],
+  summary: "OpenAI Responses API, routed across every vendor",
+  description: `Routed like /v1/chat/completions (any model, alias or virtual model; the same guards and run log). Same-format calls to OpenAI pass byte for byte. Unless \`store: false\`, the response is kept with the run log's retention for GET /v1/responses/{id} and \`previous_response_id\`. ${STREAM_NOTE} (response.created … response.completed)`,
+  parameters: CLIENT_HEADERS,
+  requestBody: jsonRequestBody(ResponsesRequest),
+  responses: {
+    200: {
+      description: "The response",
+      headers: ROUTING_HEADERS,
+      content: { ...jsonContent(ResponseObject), "text/event-stream": { schema: { type: "string", description: "Responses API events, response.created to response.completed" } } },
+    },
+    ...modelRouteErrors("openai"),
+  },
+};
+
+const responseId = pathParameter("id", ResponseId, "the response's id (resp_…)");
+
+export const retrieveResponse: Operation = {
+  tags: ["proxy"],
+  summary: "A stored response",
+  description: "The response object as POST /v1/responses answered it.",
+  parameters: [responseId],
+  responses: { 200: jsonResponse("The stored response", ResponseObject), ...errorResponses("openai", { 404: "No stored response has this id" }) },
+};
+
+export const deleteResponse: Operation = {
+  tags: ["proxy"],
+  summary: "Delete a stored response",
+  description: "Deletes it from Relay's store (a vendor's own copy is left as it is).",
+  parameters: [responseId],
+  responses: { 200: jsonResponse("Deleted", ResponseDeleted), ...errorResponses("openai", { 404: "No stored response has this id" }) },
+};
+
 export const models: Operation = {
   tags: ["proxy"],
   summary: "List the virtual and routable models",
-  description: "OpenAI-style by default; Anthropic-style when the request carries anthropic-version. Also answered at any path containing /models.",
-  parameters: [headerParameter("anthropic-version", "present: answer in Anthropic's model-list shape")],
+  description:
+    "The virtual models, then the routable models whose provider has credentials: a key Relay has, none needed, or the client's own on an Anthropic-style request (x-api-key or Authorization). OpenAI-style by default; Anthropic-style when the request carries anthropic-version. Also answered at any path containing /models.",
+  parameters: [
+    headerParameter("anthropic-version", "present: answer in Anthropic's model-list shape"),
+    queryParameter("all", asSchema({ enum: ["true", "1"] }), "also the models of providers without credentials"),
+  ],
   responses: {
     200: { description: "The models", content: { "application/json": { schema: asSchema({ oneOf: [ModelList, AnthropicModelList] }) } } },
   },

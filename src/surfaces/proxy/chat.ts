@@ -11,31 +11,72 @@ import { clientInputError } from "../../core/router/validate.ts";
 import type { Relay } from "../../relay.ts";
 import { requestInfo } from "../app.ts";
 import { readBody } from "../body.ts";
-import { errorResponse } from "../http.ts";
+import { errorResponse, type ErrorStyle } from "../http.ts";
 
 /** Spec §6: /v1/messages serves the first vendor's models only; other vendors' go through /v1/chat/completions. */
 const NATIVE_MESSAGES_ONLY = "Native /v1/messages only supports Anthropic models; use /v1/chat/completions for other vendors";
 
-export async function chat(relay: Relay, request: Request, format: CallFormat): Promise<Response> {
+/** What a format names in the URL instead of the body (Gemini's `models/{model}:streamGenerateContent`). */
+export interface InUrl {
+  model: string;
+  stream: boolean;
+  /** The headers to forward, when the surface added to the request's own (a `?key=` as its header). */
+  headers: Headers;
+}
+
+/**
+ * What a format keeps around route() (the Responses API's stored conversations): the body routed
+ * in place of the client's, the bytes a vendor of the call's format gets as they are (undefined:
+ * encoded from that body), and a last step on the result before it is rendered.
+ */
+export interface Turn {
+  body: Record<string, unknown>;
+  rawBody: string | undefined;
+  settle(result: RouteResult): Promise<RouteResult>;
+}
+
+export type TurnOf = (relay: Relay, body: Record<string, unknown>, rawBody: string) => Promise<Turn>;
+
+export async function chat(relay: Relay, request: Request, format: CallFormat, inUrl?: InUrl, turnOf?: TurnOf): Promise<Response> {
   const ri = requestInfo(request);
   let result: RouteResult;
+  let turn: Turn | undefined;
   try {
     const rawBody = await readBody(request, relay.config().server.bodyLimitBytes);
     const body = parseJsonObject(rawBody);
+    // Into the body the router reads, never the bytes sent on (see the Gemini codec's decodeRequest).
+    if (inUrl) {
+      body.model = inUrl.model;
+      body.stream = inUrl.stream;
+    }
     const nativeOnly = format === "anthropic" ? NATIVE_MESSAGES_ONLY : undefined;
-    result = await route(relay, { format, body, rawBody, caller: callerOf(request), signal: request.signal, id: ri.id, start: ri.start, at: ri.at, nativeOnly });
+    const caller = callerOf(request, inUrl?.headers ?? request.headers);
+    if (turnOf) turn = await turnOf(relay, body, rawBody);
+    result = await route(relay, {
+      format,
+      body: turn ? turn.body : body,
+      rawBody: turn ? turn.rawBody : rawBody,
+      caller,
+      signal: request.signal,
+      id: ri.id,
+      start: ri.start,
+      at: ri.at,
+      nativeOnly,
+    });
   } catch (e) {
     const err = clientInputError(e);
-    if (err) return errorResponse(err, ri.id, format);
+    if (err) return errorResponse(err, ri.id, styleOf(format));
     throw e;
   }
-  return render(result, ri.id, format);
+  return render(turn ? await turn.settle(result) : result, ri.id, format);
 }
+
+/** The error style of a call format: the Responses API answers errors as OpenAI does. */
+const styleOf = (format: CallFormat): ErrorStyle => (format === "responses" ? "openai" : format);
 
 export const sessionKeyOf = (h: Headers): string | undefined => h.get("x-svc-session") ?? h.get("x-claude-code-session-id") ?? undefined;
 
-function callerOf(request: Request): Caller {
-  const headers = request.headers;
+function callerOf(request: Request, headers: Headers): Caller {
   return { surface: "proxy", session: sessionKeyOf(headers), metadata: metadataOf(headers), headers, url: request.url };
 }
 
@@ -52,7 +93,7 @@ function metadataOf(h: Headers): Record<string, unknown> | undefined {
 }
 
 function render(result: RouteResult, requestId: string, format: CallFormat): Response {
-  if (result.kind === "error") return errorResponse(result.error, requestId, format);
+  if (result.kind === "error") return errorResponse(result.error, requestId, styleOf(format));
   const headers = routingHeaders(result.contentType, result.facts);
   if (result.kind === "stream") headers["cache-control"] = "no-cache";
   return new Response(result.body, { status: 200, headers });

@@ -49,7 +49,7 @@ describe("relay doctor", () => {
 
   test("everything reachable: exit 0", async () => {
     const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...rest } = env;
-    // Routing tiers use claude models by default, so name openai models instead.
+    // Configured tiers are checked against the keys: name openai models.
     const config = join(home, "openai-only.json");
     writeFileSync(config, JSON.stringify({ routing: { strategies: { complexity: { tiers: { simple: "gpt-5-nano", moderate: "gpt-5-mini", complex: "gpt-5" } } } } }));
     const r = await run([...FROM_SOURCE, "doctor", "--config", config], { env: rest });
@@ -58,11 +58,15 @@ describe("relay doctor", () => {
     expect(row(r.stdout, "key anthropic")).toMatch(/^SKIP /);
   });
 
-  test("a routing tier whose provider has no key fails", async () => {
+  test("a configured routing tier whose provider has no key fails; the default tiers follow the keys", async () => {
     const { ANTHROPIC_API_KEY: _k, ...rest } = env;
-    const r = await run([...FROM_SOURCE, "doctor"], { env: rest });
+    const config = join(home, "claude-tiers.json");
+    writeFileSync(config, JSON.stringify({ routing: { strategies: { complexity: { tiers: { simple: "claude-haiku-4-5", moderate: "claude-sonnet-4-5", complex: "claude-opus-4-5" } } } } }));
+    const r = await run([...FROM_SOURCE, "doctor", "--config", config], { env: rest });
     expect(r.code).toBe(1);
     expect(row(r.stdout, "key anthropic")).toMatch(/^FAIL .*ANTHROPIC_API_KEY is not set, but routing tier \w+ uses claude-/);
+    const byDefault = await run([...FROM_SOURCE, "doctor"], { env: rest });
+    expect(row(byDefault.stdout, "key anthropic")).toMatch(/^SKIP /);
   });
 
   test("an invalid config file fails the config check; the other checks still run", async () => {

@@ -8,6 +8,8 @@ export interface ChatCall {
   includeUsage: boolean;
   /** Gemini: `alt=sse` (SSE frames) rather than a streamed JSON array. */
   sse: boolean;
+  /** OpenAI: a Responses API call (POST /responses) rather than chat completions. */
+  responses?: boolean;
 }
 
 export interface StaticAnswer {

@@ -16,7 +16,7 @@ const STATUS_NAMES: Record<number, string> = {
   504: "DEADLINE_EXCEEDED",
 };
 
-const MODEL_CALL = /^\/v1(?:beta)?\/models\/(.+):(generateContent|streamGenerateContent)$/;
+const MODEL_CALL = /^\/v1(?:beta)?\/models\/(.+):(generateContent|streamGenerateContent|countTokens)$/;
 
 function route(req: ReceivedRequest): Route {
   const query = new URLSearchParams(req.search);
@@ -29,11 +29,20 @@ function route(req: ReceivedRequest): Route {
     if (!req.headers["x-goog-api-key"]) {
       return refuse(403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
     }
+    if (match[2] === "countTokens") return { kind: "static", answer: { status: 200, body: countTokens(req.json) } };
     const stream = match[2] === "streamGenerateContent";
     return { kind: "chat", call: { model: match[1], stream, includeUsage: true, sse: stream && query.get("alt") === "sse" } };
   }
   if (req.method === "GET" && /^\/v1(?:beta)?\/models$/.test(req.path)) return { kind: "static", answer: { status: 200, body: MODELS_BODY } };
   return refuse(404, `Requested entity was not found: ${req.method} ${req.path}`);
+}
+
+/** countTokens: about four characters a token (Google's rule of thumb), over the text parts of `contents` or `generateContentRequest.contents`. */
+function countTokens(body: any): string {
+  const contents = body?.generateContentRequest?.contents ?? body?.contents ?? [];
+  const chars = (contents as any[]).flatMap((c) => c?.parts ?? []).reduce((n: number, p: any) => n + (typeof p?.text === "string" ? p.text.length : 0), 0);
+  const totalTokens = Math.ceil(chars / 4);
+  return JSON.stringify({ totalTokens, promptTokensDetails: [{ modality: "TEXT", tokenCount: totalTokens }] });
 }
 
 function refuse(status: number, message: string): Route {

@@ -9,15 +9,16 @@ import type {
   TextBlock,
   ToolResultBlock,
 } from "../../ir.ts";
-import { type Json, array, isRecord, oneOf, optBoolean, optString, record, string } from "./read.ts";
+import { type Json, array, isRecord, optBoolean, optString, record, string } from "./read.ts";
 import { stringifyClient } from "../../client-json.ts";
 
-export function decodeCacheControl(v: unknown, path: string): CacheControl | undefined {
-  if (v === undefined || v === null) return undefined;
-  const cc = record(v, path);
-  oneOf(cc.type, ["ephemeral"], `${path}.type`);
-  const ttl = optString(cc.ttl, `${path}.ttl`);
-  return ttl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl };
+/**
+ * A cache breakpoint the IR can carry; any other shape (a newer type) is left to the vendor: a
+ * same-format vendor receives the client's bytes, and other vendors have no breakpoints to set.
+ */
+export function decodeCacheControl(v: unknown): CacheControl | undefined {
+  if (!isRecord(v) || v.type !== "ephemeral") return undefined;
+  return typeof v.ttl === "string" ? { type: "ephemeral", ttl: v.ttl } : { type: "ephemeral" };
 }
 
 export function encodeCacheControl(cc: CacheControl | undefined): Json {
@@ -31,14 +32,14 @@ export function decodeTextBlock(b: Json, path: string): TextBlock {
   // `citations` on text have no IR field; the text itself is what matters across vendors.
   return withCache(
     { type: "text", text: string(b.text, `${path}.text`) },
-    decodeCacheControl(b.cache_control, `${path}.cache_control`),
+    decodeCacheControl(b.cache_control),
   );
 }
 
 /** Images with a `file` source (Files API) have no IR source kind and stay opaque. */
 function decodeImage(b: Json, path: string): ImageBlock | undefined {
   const source = record(b.source, `${path}.source`);
-  const cc = decodeCacheControl(b.cache_control, `${path}.cache_control`);
+  const cc = decodeCacheControl(b.cache_control);
   if (source.type === "base64") {
     const mediaType = string(source.media_type, `${path}.source.media_type`);
     const data = string(source.data, `${path}.source.data`);
@@ -74,7 +75,7 @@ function decodeToolResult(b: Json, path: string): ToolResultBlock {
       content: decodeToolResultContent(b.content, `${path}.content`),
       ...(isError === undefined ? {} : { isError }),
     },
-    decodeCacheControl(b.cache_control, `${path}.cache_control`),
+    decodeCacheControl(b.cache_control),
   );
 }
 

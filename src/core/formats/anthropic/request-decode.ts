@@ -1,17 +1,25 @@
 // Anthropic messages request → IR.
 //
-// Mapping decisions that are not one-to-one:
+// The decoder is never stricter than Anthropic: what it cannot map it keeps
+// verbatim (same-format vendors receive the client's own bytes anyway), and it
+// refuses only shapes no vendor could read (a non-array `messages`, a role that
+// is not a string, …). Mapping decisions that are not one-to-one:
+// - `role: "system"` entries in `messages` (mid-conversation system messages)
+//   become IR messages of role "system" in place; an entry of a role the IR
+//   does not know is kept whole (`Message.verbatim`).
 // - Server tools (any `tools[]` entry whose `type` is set and not "custom",
 //   e.g. web_search_20250305) have no IR shape. They are kept verbatim, in
 //   order, as an array in `extra.tools`; the encoder appends them after the
 //   custom tools. Across formats the router reports `tools` as dropped.
-// - `thinking` types other than enabled/disabled (adaptive, between_tools, …)
-//   are kept verbatim in `extra.thinking`. Adaptive thinking also sets
-//   `reasoning.effort` (from `output_config.effort`, default "high") so that
-//   other vendors still think; the same-format encoder lets extra win.
+// - Adaptive thinking is `reasoning.adaptive`, its effort `output_config.effort`
+//   (Anthropic's default "high" when absent). Efforts above the IR's scale
+//   (xhigh, max) read as "high" and stay verbatim in `extra.output_config`, as
+//   does `effort` without adaptive thinking (it then bounds all output, not
+//   only thinking). Other thinking types (between_tools, …) and adaptive
+//   thinking with further settings (display) are kept in `extra.thinking`.
 // - `output_config.format` / the beta `output_format` (json_schema) become
-//   `responseFormat`; the rest of `output_config` (e.g. `effort`, which bounds
-//   all output, not only thinking) stays verbatim in `extra.output_config`.
+//   `responseFormat`; other formats and the rest of `output_config` stay verbatim.
+// - `tool_choice` of an unknown type and `metadata` beyond `user_id` stay verbatim.
 import type {
   ChatRequest,
   Message,
@@ -67,13 +75,14 @@ function decodeSystem(v: unknown): TextBlock[] | undefined {
   });
 }
 
+const MAPPED_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "system"]);
+
 function decodeMessages(v: unknown): Message[] {
   return array(v, "messages").map((raw, i) => {
     const m = record(raw, `messages[${i}]`);
-    return {
-      role: oneOf(m.role, ["user", "assistant"], `messages[${i}].role`),
-      content: decodeContent(m.content, `messages[${i}].content`),
-    };
+    const role = string(m.role, `messages[${i}].role`);
+    if (!MAPPED_ROLES.has(role)) return { role: "user", content: [], verbatim: { type: "opaque", format: "anthropic", value: m } };
+    return { role: role as Message["role"], content: decodeContent(m.content, `messages[${i}].content`) };
   });
 }
 
@@ -82,7 +91,7 @@ const isCustomTool = (t: Json): boolean => t.type === undefined || t.type === nu
 function decodeTool(t: Json, path: string): ToolDefinition {
   const description = optString(t.description, `${path}.description`);
   const strict = optBoolean(t.strict, `${path}.strict`);
-  const cacheControl = decodeCacheControl(t.cache_control, `${path}.cache_control`);
+  const cacheControl = decodeCacheControl(t.cache_control);
   return {
     name: string(t.name, `${path}.name`),
     parameters: record(t.input_schema, `${path}.input_schema`),
@@ -107,30 +116,27 @@ function decodeTools(v: unknown): { tools?: ToolDefinition[]; serverTools?: Json
   };
 }
 
-function decodeToolChoice(v: unknown): { toolChoice?: ToolChoice; parallelToolCalls?: boolean } {
+const TOOL_CHOICES: ReadonlySet<string> = new Set(["auto", "any", "none", "tool"]);
+
+/** A tool_choice of a type the IR does not know is kept verbatim (`unknown`). */
+function decodeToolChoice(v: unknown): { toolChoice?: ToolChoice; parallelToolCalls?: boolean; unknown?: Json } {
   if (v === undefined || v === null) return {};
   const c = record(v, "tool_choice");
-  const type = oneOf(c.type, ["auto", "any", "none", "tool"], "tool_choice.type");
+  const type = string(c.type, "tool_choice.type");
+  if (!TOOL_CHOICES.has(type)) return { unknown: c };
   const toolChoice: ToolChoice =
     type === "any"
       ? { type: "required" }
       : type === "tool"
         ? { type: "tool", name: string(c.name, "tool_choice.name") }
-        : { type };
+        : { type: type as "auto" | "none" };
   const disable = optBoolean(c.disable_parallel_tool_use, "tool_choice.disable_parallel_tool_use");
   return { toolChoice, ...(disable === undefined ? {} : { parallelToolCalls: !disable }) };
 }
 
-const IR_EFFORTS = ["low", "medium", "high"] as const;
+const IR_EFFORTS: ReadonlySet<string> = new Set(["low", "medium", "high"]);
 
-/** Anthropic's effort scale goes above "high" (xhigh, max); the IR's stops there. */
-function adaptiveEffort(outputConfig: unknown): ReasoningConfig["effort"] {
-  const effort = isRecord(outputConfig) ? outputConfig.effort : undefined;
-  if (typeof effort !== "string") return "high";
-  return (IR_EFFORTS as readonly string[]).includes(effort) ? (effort as "low" | "medium" | "high") : "high";
-}
-
-function decodeThinking(v: unknown, outputConfig: unknown): { reasoning?: ReasoningConfig; verbatim?: Json } {
+function decodeThinking(v: unknown): { reasoning?: ReasoningConfig; verbatim?: Json } {
   if (v === undefined || v === null) return {};
   const t = record(v, "thinking");
   const type = string(t.type, "thinking.type");
@@ -140,28 +146,63 @@ function decodeThinking(v: unknown, outputConfig: unknown): { reasoning?: Reason
     return { reasoning: { budgetTokens: budget } };
   }
   if (type === "disabled") return { reasoning: { disabled: true } };
-  if (type === "adaptive") return { reasoning: { effort: adaptiveEffort(outputConfig) }, verbatim: t };
+  if (type === "adaptive") return { reasoning: { adaptive: true }, ...(onlyKey(t, "type") ? {} : { verbatim: t }) };
   return { verbatim: t };
 }
 
-function decodeJsonSchemaFormat(v: unknown, path: string): ResponseFormat {
+function onlyKey(o: Json, name: string): boolean {
+  for (const key in o) if (key !== name) return false;
+  return true;
+}
+
+/** A json_schema format, or undefined for a format the IR does not know (kept verbatim by the caller). */
+function decodeJsonSchemaFormat(v: unknown, path: string): ResponseFormat | undefined {
   const f = record(v, path);
-  oneOf(f.type, ["json_schema"], `${path}.type`);
+  if (f.type !== "json_schema") return undefined;
   return { type: "json_schema", schema: record(f.schema, `${path}.schema`) };
 }
 
-function decodeOutput(outputConfig: unknown, outputFormat: unknown): { responseFormat?: ResponseFormat; rest?: Json } {
-  let responseFormat: ResponseFormat | undefined;
-  let rest: Json | undefined;
-  if (outputConfig !== undefined && outputConfig !== null) {
-    const { format, ...others } = record(outputConfig, "output_config");
-    if (format !== undefined && format !== null) responseFormat = decodeJsonSchemaFormat(format, "output_config.format");
-    if (Object.keys(others).length) rest = others;
+interface Output {
+  responseFormat?: ResponseFormat;
+  /** output_config.effort as the IR's effort, when thinking is adaptive. */
+  effort?: ReasoningConfig["effort"];
+  /** What of output_config stays verbatim. */
+  rest?: Json;
+}
+
+function decodeOutputConfig(v: unknown, adaptive: boolean): Output {
+  if (v === undefined || v === null) return {};
+  const { format, effort, ...rest } = record(v, "output_config");
+  const out: Output = {};
+  if (format !== undefined && format !== null) {
+    out.responseFormat = decodeJsonSchemaFormat(format, "output_config.format");
+    if (!out.responseFormat) rest.format = format;
   }
-  if (outputFormat !== undefined && outputFormat !== null) {
-    responseFormat = decodeJsonSchemaFormat(outputFormat, "output_format");
+  if (effort !== undefined && effort !== null) {
+    if (adaptive && typeof effort === "string") out.effort = IR_EFFORTS.has(effort) ? (effort as "low" | "medium" | "high") : "high";
+    if (out.effort !== effort) rest.effort = effort;
   }
-  return { ...(responseFormat ? { responseFormat } : {}), ...(rest ? { rest } : {}) };
+  if (Object.keys(rest).length) out.rest = rest;
+  return out;
+}
+
+/** The beta top-level `output_format`: a json_schema response format, or kept verbatim. */
+function decodeBetaFormat(v: unknown): { responseFormat?: ResponseFormat; verbatim?: unknown } {
+  if (v === undefined || v === null) return {};
+  const responseFormat = decodeJsonSchemaFormat(v, "output_format");
+  return responseFormat ? { responseFormat } : { verbatim: v };
+}
+
+/** Everything decodeRequest keeps verbatim beyond the unmapped top-level members. */
+function verbatimExtra(b: Json, parts: { serverTools?: Json[]; thinking?: Json; output: Output; outputFormat?: unknown; toolChoice?: Json }): Json | undefined {
+  let extra = unmappedMembers(b, MAPPED_KEYS);
+  if (parts.serverTools) (extra ??= {}).tools = parts.serverTools;
+  if (parts.thinking) (extra ??= {}).thinking = parts.thinking;
+  if (parts.output.rest) (extra ??= {}).output_config = parts.output.rest;
+  if (parts.outputFormat !== undefined) (extra ??= {}).output_format = parts.outputFormat;
+  if (parts.toolChoice) (extra ??= {}).tool_choice = parts.toolChoice;
+  if (isRecord(b.metadata) && !onlyKey(b.metadata, "user_id")) (extra ??= {}).metadata = b.metadata;
+  return extra;
 }
 
 function decodeStop(v: unknown): string[] | undefined {
@@ -177,13 +218,13 @@ function decodeUser(v: unknown): string | undefined {
 export function decodeRequest(body: unknown): ChatRequest {
   const b = record(body, "body");
   const { tools, serverTools } = decodeTools(b.tools);
-  const thinking = decodeThinking(b.thinking, b.output_config);
-  const output = decodeOutput(b.output_config, b.output_format);
-
-  let extra = unmappedMembers(b, MAPPED_KEYS);
-  if (serverTools) (extra ??= {}).tools = serverTools;
-  if (thinking.verbatim) (extra ??= {}).thinking = thinking.verbatim;
-  if (output.rest) (extra ??= {}).output_config = output.rest;
+  const thinking = decodeThinking(b.thinking);
+  const reasoning = thinking.reasoning;
+  const output = decodeOutputConfig(b.output_config, reasoning?.adaptive === true);
+  if (reasoning?.adaptive) reasoning.effort = output.effort ?? "high";
+  const beta = decodeBetaFormat(b.output_format);
+  const choice = decodeToolChoice(b.tool_choice);
+  const extra = verbatimExtra(b, { serverTools, thinking: thinking.verbatim, output, outputFormat: beta.verbatim, toolChoice: choice.unknown });
 
   const fields: Omit<ChatRequest, "model" | "messages" | "stream"> = {
     system: decodeSystem(b.system),
@@ -193,9 +234,10 @@ export function decodeRequest(body: unknown): ChatRequest {
     topK: optNumber(b.top_k, "top_k"),
     stop: decodeStop(b.stop_sequences),
     tools,
-    ...decodeToolChoice(b.tool_choice),
-    responseFormat: output.responseFormat,
-    reasoning: thinking.reasoning,
+    toolChoice: choice.toolChoice,
+    parallelToolCalls: choice.parallelToolCalls,
+    responseFormat: beta.responseFormat ?? output.responseFormat,
+    reasoning,
     user: decodeUser(b.metadata),
     extra,
   };

@@ -23,21 +23,28 @@ function encodeContent(blocks: ContentBlock[]): Json[] {
 /**
  * Anthropic requires alternating roles and, in a user turn, tool results
  * before anything else; IR from other formats satisfies neither (OpenAI sends
- * one tool message per result, Gemini may repeat roles).
+ * one tool message per result, Gemini may repeat roles). System entries stay
+ * where they are, apart from the turns around them.
  */
 function encodeMessages(messages: Message[]): Json[] {
-  const turns: Array<{ role: Message["role"]; content: Json[] }> = [];
+  const turns: Json[] = [];
+  let last: { role: Message["role"]; content: Json[] } | undefined;
   for (const m of messages) {
+    if (m.verbatim) {
+      if (m.verbatim.format === "anthropic") turns.push(m.verbatim.value as Json);
+      last = undefined;
+      continue;
+    }
     const content = encodeContent(m.content);
     if (!content.length) continue;
-    const last = turns.at(-1);
-    if (last?.role === m.role) last.content.push(...content);
-    else turns.push({ role: m.role, content });
+    if (last?.role === m.role && m.role !== "system") last.content.push(...content);
+    else turns.push((last = { role: m.role, content }));
   }
   for (const t of turns) {
-    if (t.role !== "user") continue;
-    const results = t.content.filter((b) => b.type === "tool_result");
-    if (results.length) t.content = [...results, ...t.content.filter((b) => b.type !== "tool_result")];
+    if (t.role !== "user" || !Array.isArray(t.content)) continue;
+    const blocks = t.content as Json[];
+    const results = blocks.filter((b) => b.type === "tool_result");
+    if (results.length) t.content = [...results, ...blocks.filter((b) => b.type !== "tool_result")];
   }
   return turns;
 }
@@ -68,12 +75,18 @@ function encodeToolChoice(choice: ToolChoice | undefined, parallel: boolean | un
 /** Anthropic takes a token budget, not an effort; `minimal` is the closest to off. */
 function encodeThinking(r: ReasoningConfig | undefined): Json | undefined {
   if (!r) return undefined;
-  if (r.disabled || r.effort === "minimal" || (r.budgetTokens !== undefined && r.budgetTokens <= 0)) {
-    return { type: "disabled" };
-  }
+  if (r.disabled || (r.budgetTokens !== undefined && r.budgetTokens <= 0)) return { type: "disabled" };
+  if (r.adaptive) return { type: "adaptive" };
+  if (r.effort === "minimal") return { type: "disabled" };
   const budget = r.budgetTokens ?? (r.effort ? BUDGET_BY_EFFORT[r.effort] : undefined);
   if (budget === undefined) return undefined;
   return { type: "enabled", budget_tokens: Math.max(budget, MIN_THINKING_BUDGET) };
+}
+
+/** Adaptive thinking's guide; "high" is Anthropic's default and goes unsaid. */
+function adaptiveEffort(r: ReasoningConfig | undefined): string | undefined {
+  if (!r?.adaptive || !r.effort || r.effort === "high") return undefined;
+  return r.effort === "minimal" ? "low" : r.effort;
 }
 
 /** Same-format parameters without an IR field; two keys merge with what the IR produced. */
@@ -103,8 +116,8 @@ export function encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): Enc
   // A verbatim Anthropic `thinking` (e.g. adaptive) in extra is authoritative.
   const thinking = "thinking" in extra ? undefined : encodeThinking(req.reasoning);
   if (thinking) body.thinking = thinking;
-  const thinkingOn =
-    thinking?.type === "enabled" || (isRecord(extra.thinking) && extra.thinking.type !== "disabled");
+  const thinkingType = (thinking ?? (isRecord(extra.thinking) ? extra.thinking : undefined))?.type;
+  const thinkingOn = thinkingType !== undefined && thinkingType !== "disabled";
   if (thinking?.type === "enabled") {
     const budget = thinking.budget_tokens as number;
     // max_tokens includes the thinking budget and must exceed it.
@@ -140,12 +153,16 @@ export function encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): Enc
   const toolChoice = encodeToolChoice(req.toolChoice, req.parallelToolCalls, hasTools);
   if (toolChoice) body.tool_choice = toolChoice;
 
+  const outputConfig: Json = {};
   if (req.responseFormat?.type === "json_schema") {
-    body.output_config = { format: { type: "json_schema", schema: req.responseFormat.schema } };
+    outputConfig.format = { type: "json_schema", schema: req.responseFormat.schema };
   } else if (req.responseFormat?.type === "json") {
     // Anthropic has no schemaless JSON mode.
     dropped.push("response_format");
   }
+  const effort = thinkingType === "adaptive" ? adaptiveEffort(req.reasoning) : undefined;
+  if (effort) outputConfig.effort = effort;
+  if (outputConfig.format || effort) body.output_config = outputConfig;
   if (req.user !== undefined) body.metadata = { user_id: req.user };
 
   applyExtra(body, extra);

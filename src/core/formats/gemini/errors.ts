@@ -1,4 +1,5 @@
 // Google API error bodies `{error:{code,message,status,details}}` <-> IRError.
+import type { CoreError } from "../../errors.ts";
 import type { ErrorKind, IRError } from "../../ir.ts";
 import { errorKindForStatus, retryAfterHeader } from "../shared/error-kind.ts";
 import { isRecord, optNumber, optString, records, type JsonObject } from "../shared/guards.ts";
@@ -29,6 +30,22 @@ const STATUS_OF_KIND: Record<ErrorKind, string> = {
 };
 
 const RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
+const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
+
+/** Google's canonical status of an HTTP status (google.rpc.Code's mapping). */
+const STATUS_OF_HTTP: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  409: "ABORTED",
+  413: "INVALID_ARGUMENT",
+  429: "RESOURCE_EXHAUSTED",
+  499: "CANCELLED",
+  501: "UNIMPLEMENTED",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+};
 
 export function decodeError(status: number, body: unknown, headers?: Headers): IRError {
   // Streaming endpoints sometimes wrap the error object in an array.
@@ -65,6 +82,25 @@ export function encodeError(err: IRError): JsonObject {
       ...(err.retryAfter !== undefined && {
         details: [{ "@type": RETRY_INFO, retryDelay: `${err.retryAfter}s` }],
       }),
+    },
+  };
+}
+
+/**
+ * Relay's own refusal in Google's shape, for clients of the Gemini routes: the HTTP status and its
+ * canonical name (Google's own name when the error came from Google), Relay's code as an ErrorInfo
+ * reason, and what was wrong with which parameter as its metadata.
+ */
+export function encodeRelayError(err: CoreError): JsonObject {
+  const { vendorType, details } = err.extra;
+  const status = vendorType && KIND_OF_STATUS[vendorType] ? vendorType : (STATUS_OF_HTTP[err.status] ?? (err.status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION"));
+  const metadata = details && { parameter: details.parameter, expected: details.expected };
+  return {
+    error: {
+      code: err.status,
+      message: err.message,
+      status,
+      details: [{ "@type": ERROR_INFO, reason: err.code, domain: "relay", ...(metadata && { metadata }) }],
     },
   };
 }

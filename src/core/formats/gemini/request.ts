@@ -1,5 +1,7 @@
 // generateContent request body <-> IR ChatRequest. The model and the stream
-// flag live in the URL (`models/<m>:streamGenerateContent`), not the body.
+// flag live in the URL (`models/<m>:streamGenerateContent`), not the body: a
+// surface serving Gemini's routes hands them in as `model` and `stream`
+// members of the body object it routes (never of the bytes sent on).
 import type {
   ChatRequest,
   Message,
@@ -26,7 +28,7 @@ import {
 } from "../shared/guards.ts";
 import { decodeParts, encodeParts } from "./parts.ts";
 
-const TOP_LEVEL = new Set(["contents", "systemInstruction", "generationConfig", "tools", "toolConfig"]);
+const TOP_LEVEL = new Set(["model", "stream", "contents", "systemInstruction", "generationConfig", "tools", "toolConfig"]);
 const GENERATION = new Set([
   "maxOutputTokens",
   "temperature",
@@ -65,8 +67,8 @@ export function decodeRequest(body: unknown): ChatRequest {
   const reasoning = decodeThinking(gen.thinkingConfig);
   const toolChoice = decodeToolChoice(toolConfig.functionCallingConfig);
   return {
-    model: "",
-    stream: false,
+    model: optString(req.model) ?? "",
+    stream: req.stream === true,
     messages: messages.filter((m) => m.content.length > 0),
     ...(system.length > 0 && { system }),
     ...definedOnly({
@@ -154,12 +156,10 @@ function decodeThinking(config: unknown): ReasoningConfig | undefined {
 
 export function encodeRequest(req: ChatRequest): EncodedRequest {
   const { generationConfig: extraGen, tools: extraTools, toolConfig: extraToolConfig, ...extraTop } = req.extra ?? {};
-  const names = new ToolNames();
-  const contents = req.messages
-    .map((m, i) => ({ role: m.role === "assistant" ? "model" : "user", parts: encodeParts(m.content, names, `messages[${i}]`) }))
-    .filter((c) => c.parts.length > 0); // Gemini rejects a content without parts
+  const dropped: string[] = [];
+  const { system, contents } = encodeContents(req, dropped);
   const body: JsonObject = { ...extraTop, contents };
-  if (req.system && req.system.length > 0) body.systemInstruction = { parts: req.system.map((b) => ({ text: b.text })) };
+  if (system.length > 0) body.systemInstruction = { parts: system };
 
   const generationConfig = { ...(isRecord(extraGen) ? extraGen : {}), ...encodeGeneration(req) };
   if (!isEmpty(generationConfig)) body.generationConfig = generationConfig;
@@ -172,10 +172,46 @@ export function encodeRequest(req: ChatRequest): EncodedRequest {
   if (req.toolChoice) toolConfig.functionCallingConfig = encodeToolChoice(req.toolChoice);
   if (!isEmpty(toolConfig)) body.toolConfig = toolConfig;
 
-  const dropped: string[] = [];
   if (req.parallelToolCalls === false) dropped.push("parallel_tool_calls");
   if (req.user !== undefined) dropped.push("user");
   return { body, dropped };
+}
+
+/** Introduces a mid-conversation system entry that Gemini can only receive as a user turn. */
+const SYSTEM_NOTE = "System instruction:\n";
+
+/**
+ * Gemini takes instructions only in systemInstruction, ahead of the conversation: system entries
+ * before any turn join it; a later one becomes a user turn in place, marked as an instruction.
+ */
+function encodeContents(req: ChatRequest, dropped: string[]): { system: JsonObject[]; contents: JsonObject[] } {
+  const system: JsonObject[] = (req.system ?? []).map((b) => ({ text: b.text }));
+  const contents: JsonObject[] = [];
+  const names = new ToolNames();
+  req.messages.forEach((m, i) => {
+    const path = `messages[${i}]`;
+    if (m.verbatim) {
+      dropped.push(`${path} (an entry of an unknown role)`);
+    } else if (m.role === "system") {
+      const texts = systemTexts(m, path, dropped);
+      if (contents.length === 0) system.push(...texts.map((text) => ({ text })));
+      else if (texts.length > 0) contents.push({ role: "user", parts: [{ text: SYSTEM_NOTE + texts.join("\n\n") }] });
+    } else {
+      const parts = encodeParts(m.content, names, path);
+      // Gemini rejects a content without parts.
+      if (parts.length > 0) contents.push({ role: m.role === "assistant" ? "model" : "user", parts });
+    }
+  });
+  return { system, contents };
+}
+
+function systemTexts(m: Message, path: string, dropped: string[]): string[] {
+  const texts: string[] = [];
+  m.content.forEach((b, j) => {
+    if (b.type === "text") texts.push(b.text);
+    else dropped.push(`${path}.content[${j}] (${b.type} in a system message)`);
+  });
+  return texts;
 }
 
 function encodeGeneration(req: ChatRequest): JsonObject {

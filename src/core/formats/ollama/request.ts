@@ -141,9 +141,19 @@ export function encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): Enc
   }
   const names = new ToolNames();
   req.messages.forEach((m, i) => {
-    if (m.role === "assistant") {
+    if (m.verbatim) {
+      dropped.push(`messages[${i}] (an entry of an unknown role)`);
+    } else if (m.role === "assistant") {
       for (const b of m.content) if (b.type === "tool_use") names.note(b);
       messages.push(assistantMessage(m.content));
+    } else if (m.role === "system") {
+      // Ollama takes system messages anywhere in the conversation.
+      const texts: string[] = [];
+      m.content.forEach((b, j) => {
+        if (b.type === "text") texts.push(b.text);
+        else dropped.push(`messages[${i}].content[${j}] (${b.type} in a system message)`);
+      });
+      if (texts.length > 0) messages.push({ role: "system", content: texts.join("\n\n") });
     } else {
       messages.push(...encodeUserMessage(m.content, names, `messages[${i}]`));
     }

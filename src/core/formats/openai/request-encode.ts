@@ -11,6 +11,7 @@ import type {
   ToolDefinition,
 } from "../../ir.ts";
 import type { EncodedRequest, EncodeRequestOptions } from "../types.ts";
+import { reasoningEffort } from "../shared/effort.ts";
 import { definedOnly } from "../shared/guards.ts";
 import { stringifyClient } from "../../client-json.ts";
 import type { Json } from "./shape.ts";
@@ -47,7 +48,23 @@ function encodeMessages(req: ChatRequest, dropped: string[]): Json[] {
 }
 
 function encodeMessage(m: Message, path: string, dropped: string[]): Json[] {
+  if (m.verbatim) {
+    if (m.verbatim.format === "openai") return [m.verbatim.value as Json];
+    dropped.push(`${path} (an entry of an unknown role)`);
+    return [];
+  }
+  if (m.role === "system") return encodeSystemTurn(m.content, path, dropped);
   return m.role === "user" ? encodeUserTurn(m.content, path, dropped) : [encodeAssistantTurn(m.content, path, dropped)];
+}
+
+/** A mid-conversation instruction stays a system message in place: every chat-completions vendor takes one there. */
+function encodeSystemTurn(content: ContentBlock[], path: string, dropped: string[]): Json[] {
+  const parts: Json[] = [];
+  content.forEach((b, j) => {
+    if (b.type === "text") parts.push(textPart(b));
+    else dropped.push(`${path}.content[${j}] (${b.type} in a system message)`);
+  });
+  return parts.length ? [{ role: "system", content: partsContent(parts, "") }] : [];
 }
 
 /** Tool results become `tool` messages, which must directly follow the assistant's tool calls. */
@@ -153,15 +170,3 @@ function encodeResponseFormat(f: ResponseFormat): Json {
   }
 }
 
-/**
- * Token budgets (Anthropic, Gemini) map onto efforts: ≤1024 → low, ≤8192 →
- * medium, larger → high. Disabled reasoning sends nothing: "none" is not
- * accepted by every reasoning model, and non-reasoning models reject the field.
- */
-function reasoningEffort(r: ReasoningConfig | undefined): string | undefined {
-  if (!r || r.disabled) return undefined;
-  if (r.effort) return r.effort;
-  if (r.budgetTokens === undefined) return undefined;
-  if (r.budgetTokens <= 1024) return "low";
-  return r.budgetTokens <= 8192 ? "medium" : "high";
-}

@@ -32,6 +32,8 @@
     const opts = abs === 0 || abs >= 0.01 ? { minimumFractionDigits: 2, maximumFractionDigits: abs < 1 && abs > 0 ? 3 : 2 } : { maximumSignificantDigits: 2 };
     return new Intl.NumberFormat(undefined, { style: "currency", currency: "USD", ...opts }).format(n);
   }
+  /** A run's cost: "unknown" for a model with no listed price, whose logged $0 is not its cost. */
+  const cost = (r) => (r.costUnknown ? h("span", { class: "muted", title: "no listed price for this model" }, "unknown") : usd(r.costUsd));
   /** Axis labels share one precision, enough to tell neighbouring ticks apart. */
   function usdAxis(splits) {
     const step = Math.abs((splits[1] ?? 1) - (splits[0] ?? 0)) || 1;
@@ -367,7 +369,7 @@
             h("td", {}, h("span", { class: `badge ${statusClass(r.status)}` }, String(r.status))),
             h("td", { class: "num" }, ms(r.latencyMs)),
             h("td", { class: "num hide-sm" }, `${count(r.inputTokens)} / ${count(r.outputTokens)}`),
-            h("td", { class: "num" }, usd(r.costUsd)));
+            h("td", { class: "num" }, cost(r)));
         }),
       );
     }
@@ -377,7 +379,7 @@
     $("page-next").disabled = offset + page.runs.length >= page.total;
   }
 
-  const EVENT_LABEL = { attempt: "Attempt", fallback: "Fallback", escalation: "Escalation", error: "Error", mismatch: "Model mismatch" };
+  const EVENT_LABEL = { attempt: "Attempt", fallback: "Fallback", escalation: "Escalation", error: "Error", mismatch: "Model mismatch", cost_unknown: "Cost unknown" };
 
   function kv(pairs) {
     return h("dl", { class: "kv" }, ...pairs.filter(([, v]) => v !== undefined && v !== null && v !== "").flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
@@ -421,7 +423,7 @@
         ["Output", count(r.outputTokens)],
         ["Cache read", count(r.cacheReadTokens)],
         ["Cache write", count(r.cacheWriteTokens)],
-        ["Cost", usd(r.costUsd)],
+        ["Cost", cost(r)],
         ["Latency", `${ms(r.latencyMs)} (Relay's own ${ms(r.overheadMs)})`],
       ]),
       h("h3", {}, "Metadata"),
