@@ -88,6 +88,11 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
   strict?: boolean;
   cacheControl?: CacheControl;
+  /**
+   * A Responses `custom` tool, whose input is one free text (its grammar in `format`): elsewhere a
+   * function whose one parameter, `input`, is that text; its calls go back to the client as custom calls.
+   */
+  custom?: { format?: Record<string, unknown> };
 }
 
 export type ToolChoice =

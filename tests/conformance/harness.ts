@@ -28,6 +28,26 @@ export const MODELS: Record<VendorKind, string> = {
 
 export const VENDOR_KINDS: VendorKind[] = ["openai", "anthropic", "gemini", "ollama"];
 
+/** A vendor as the clients reach it: a fake, the model that routes there, and Relay's provider name for it. */
+export interface Target {
+  name: string;
+  fake: VendorKind;
+  model: string;
+  provider: string;
+  /** Whether the catalog knows the model to reason: reasoning settings reach only such models. */
+  reasons: boolean;
+}
+
+/** Every vendor format, and an OpenAI-compatible preset (DeepSeek's chat completions, served by the OpenAI fake). */
+export const TARGETS: Target[] = [
+  { name: "anthropic", fake: "anthropic", model: MODELS.anthropic, provider: "anthropic", reasons: true },
+  { name: "openai", fake: "openai", model: MODELS.openai, provider: "openai", reasons: false },
+  { name: "gemini", fake: "gemini", model: MODELS.gemini, provider: "google", reasons: true },
+  // A model the catalog does not know may reason: its settings are sent.
+  { name: "ollama", fake: "ollama", model: MODELS.ollama, provider: "ollama", reasons: true },
+  { name: "openai-compatible", fake: "openai", model: "deepseek-chat", provider: "deepseek", reasons: false },
+];
+
 export interface World {
   relay: TestRelay;
   fakes: Record<VendorKind, FakeVendor>;
@@ -101,3 +121,23 @@ export function chatCalls(fake: FakeVendor): ReceivedRequest[] {
 export const PNG_BASE64 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 export const PNG_DATA_URL = `data:image/png;base64,${PNG_BASE64}`;
+
+/** A fetch for a client SDK that keeps each request body it sends: the bytes a passthrough must deliver. */
+export function tappedFetch(sent: string[]): typeof fetch {
+  const tap = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    if (typeof init?.body !== "string") throw new Error("the tap expects the client to send its body as a string");
+    sent.push(init.body);
+    return fetch(input, init);
+  };
+  return tap as typeof fetch;
+}
+
+/** Routes the virtual model `svc:fast` (the simple tier) to `model`, through the config API as an operator would. */
+export async function pinFastTier(world: World, model: string): Promise<void> {
+  const res = await fetch(`${world.relay.url}/control/config`, {
+    method: "POST",
+    headers: world.relay.adminJson,
+    body: JSON.stringify({ routing: { strategies: { complexity: { tiers: { simple: model } } } } }),
+  });
+  if (res.status !== 200) throw new Error(`config patch refused: ${res.status} ${await res.text()}`);
+}

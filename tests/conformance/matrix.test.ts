@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import type { Reply, VendorKind } from "../fakes/types.ts";
 import { MODELS, PNG_BASE64, PNG_DATA_URL, VENDOR_KINDS, chatCalls, resetFakes, startWorld, type World } from "./harness.ts";
 import { WIRE_VIEWS } from "./wire-views.ts";
+import { CACHED_USAGE, CLOCK, CLOCK_RESULT, EXPECTED_CACHED, FINAL_ANSWER, SCRIPTED_IDS, WEATHER, WEATHER_RESULT, twoToolReply } from "./scripts.ts";
 
 let world: World;
 beforeAll(async () => {
@@ -21,34 +21,6 @@ beforeEach(() => resetFakes(world));
 
 const STREAM_MODES = [false, true] as const;
 const modeName = (stream: boolean) => (stream ? "stream" : "non-stream");
-
-// ---- shared scripts -------------------------------------------------------
-
-const WEATHER = { city: "Paris" };
-const CLOCK = { tz: "Europe/Paris" };
-const WEATHER_RESULT = { temp_c: 21, sky: "clear" };
-const CLOCK_RESULT = { time: "14:05" };
-const FINAL_ANSWER = "It is 21°C and clear in Paris; the time is 14:05.";
-/** Vendors whose tool calls carry ids get scripted ones (in their own id style); the others get ids invented by Relay. */
-const SCRIPTED_IDS: Partial<Record<VendorKind, [string, string]>> = {
-  openai: ["call_weather_1", "call_clock_2"],
-  anthropic: ["toolu_weather_1", "toolu_clock_2"],
-};
-
-function twoToolReply(kind: VendorKind): Reply {
-  const ids = SCRIPTED_IDS[kind];
-  return {
-    toolCalls: [
-      { id: ids?.[0], name: "get_weather", args: WEATHER },
-      { id: ids?.[1], name: "get_time", args: CLOCK },
-    ],
-  };
-}
-
-/** Cache-heavy usage: 10 fresh input tokens, 100 read from cache, 20 written to it. */
-const CACHED_USAGE = { input: 10, output: 5, cacheRead: 100, cacheWrite: 20 };
-/** Ollama reports no cache counters: all 130 prompt tokens arrive as plain input. */
-const EXPECTED_CACHED: Record<VendorKind, number> = { openai: 100, anthropic: 100, gemini: 100, ollama: 0 };
 
 // ---- OpenAI SDK on /v1/chat/completions ------------------------------------
 

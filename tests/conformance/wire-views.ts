@@ -29,10 +29,14 @@ export interface WireView {
   toolCalls(body: any): ReceivedToolCall[];
   toolResults(body: any): ReceivedToolResult[];
   images(body: any): ReceivedImage[];
+  /** The instruction texts the vendor received, in order (top-level and in the conversation). */
+  system(body: any): string[];
 }
 
 const textOf = (content: unknown): string =>
   typeof content === "string" ? content : (content as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
+
+const systemMessages = (b: any): string[] => b.messages.filter((m: any) => m.role === "system" || m.role === "developer").map((m: any) => textOf(m.content));
 
 const blocks = (messages: any[]): any[] => messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
 
@@ -48,6 +52,7 @@ const openai: WireView = {
         const m = /^data:([^;]+);base64,(.*)$/.exec(p.image_url.url)!;
         return { mediaType: m[1], data: m[2]! };
       }),
+  system: systemMessages,
 };
 
 const anthropic: WireView = {
@@ -56,8 +61,10 @@ const anthropic: WireView = {
   toolResults: (b) =>
     blocks(b.messages).filter((x) => x.type === "tool_result").map((x) => ({ id: x.tool_use_id, value: JSON.parse(textOf(x.content)) })),
   images: (b) => blocks(b.messages).filter((x) => x.type === "image").map((x) => ({ mediaType: x.source.media_type, data: x.source.data })),
+  system: (b) => [...(b.system === undefined ? [] : [textOf(b.system)]), ...systemMessages(b)],
 };
 
+const GEMINI_SYSTEM_NOTE = "System instruction:\n";
 const parts = (b: any): any[] => b.contents.flatMap((c: any) => c.parts ?? []);
 
 const gemini: WireView = {
@@ -65,6 +72,11 @@ const gemini: WireView = {
   toolCalls: (b) => parts(b).filter((p) => p.functionCall).map((p) => ({ name: p.functionCall.name, args: p.functionCall.args })),
   toolResults: (b) => parts(b).filter((p) => p.functionResponse).map((p) => ({ name: p.functionResponse.name, value: p.functionResponse.response })),
   images: (b) => parts(b).filter((p) => p.inlineData).map((p) => ({ mediaType: p.inlineData.mimeType, data: p.inlineData.data })),
+  // Gemini has systemInstruction only; a later instruction arrives as a user turn that says so.
+  system: (b) => [
+    ...(b.systemInstruction?.parts ?? []).map((p: any) => p.text),
+    ...parts(b).filter((p) => p.text?.startsWith(GEMINI_SYSTEM_NOTE)).map((p) => p.text.slice(GEMINI_SYSTEM_NOTE.length)),
+  ],
 };
 
 const ollama: WireView = {
@@ -72,6 +84,7 @@ const ollama: WireView = {
   toolCalls: (b) => b.messages.flatMap((m: any) => m.tool_calls ?? []).map((c: any) => ({ name: c.function.name, args: c.function.arguments })),
   toolResults: (b) => b.messages.filter((m: any) => m.role === "tool").map((m: any) => ({ name: m.tool_name, value: JSON.parse(m.content) })),
   images: (b) => b.messages.flatMap((m: any) => (m.images ?? []).map((data: string) => ({ data }))),
+  system: systemMessages,
 };
 
 export const WIRE_VIEWS: Record<VendorKind, WireView> = { openai, anthropic, gemini, ollama };

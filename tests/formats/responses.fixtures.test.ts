@@ -37,6 +37,8 @@ function expectedContent(output: Json[]): ContentBlock[] {
   return output.flatMap((item): ContentBlock[] => {
     if (item.type === "message") return item.content.map((p: Json) => ({ type: "text", text: p.text ?? p.refusal }));
     if (item.type === "function_call") return [{ type: "tool_use", id: item.call_id, name: item.name, input: JSON.parse(item.arguments || "{}") }];
+    // A custom tool's text is the IR call's `input` (responses/custom-tools.ts).
+    if (item.type === "custom_tool_call") return [{ type: "tool_use", id: item.call_id, name: item.name, input: { input: item.input } }];
     if (item.type !== "reasoning") return [];
     const text = (item.summary ?? []).map((s: Json) => s.text).join("\n\n");
     if (text === "" && !item.encrypted_content) return [];
@@ -44,6 +46,7 @@ function expectedContent(output: Json[]): ContentBlock[] {
   });
 }
 
+const isToolCall = (i: Json): boolean => i.type === "function_call" || i.type === "custom_tool_call";
 const notOpaque = (c: ContentBlock[]): ContentBlock[] => c.filter((b) => b.type !== "opaque");
 const outcomeOf = (evs: StreamEvent[]) => evs.filter((e) => e.type === "finish" || e.type === "error").map((e) => (e.type === "finish" ? { stopReason: e.stopReason, usage: e.usage } : { error: e.error.status }));
 
@@ -61,9 +64,9 @@ describe("recorded Responses answers", () => {
       const res = responsesCodec.decodeResponse(body);
       expect(notOpaque(res.content)).toEqual(expectedContent(body.output));
       const opaque = res.content.filter((b) => b.type === "opaque").map((b) => (b as { value: unknown }).value);
-      expect(opaque).toEqual(body.output.filter((i: Json) => !["message", "function_call", "reasoning"].includes(i.type)));
+      expect(opaque).toEqual(body.output.filter((i: Json) => !["message", "function_call", "custom_tool_call", "reasoning"].includes(i.type)));
       expect(res.usage).toEqual(expectedUsage(body.usage));
-      expect(res.stopReason).toBe(body.output.some((i: Json) => i.type === "function_call") ? "tool_use" : "end_turn");
+      expect(res.stopReason).toBe(body.output.some(isToolCall) ? "tool_use" : "end_turn");
       expect(res.id).toBe(body.id);
       expect(res.created).toBe(body.created_at);
 
@@ -103,7 +106,7 @@ describe("recorded Responses streams", () => {
         if (DELTAS_STAND[file]) expected[0] = { type: "text", text: DELTAS_STAND[file]! };
         expect(decoded.content).toEqual(expected);
         expect(decoded.usage).toEqual(expectedUsage(completed.response.usage));
-        expect(decoded.stopReason).toBe(done.some((i) => i.type === "function_call") ? "tool_use" : "end_turn");
+        expect(decoded.stopReason).toBe(done.some(isToolCall) ? "tool_use" : "end_turn");
         expect(decoded.id).toBe(JSON.parse(raws[0]!.data).response.id);
 
         const sse = encodeEvents(decodeRaw(raws), decoded.model);

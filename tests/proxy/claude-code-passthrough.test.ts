@@ -78,7 +78,7 @@ describe("Claude Code's request translated for an OpenAI-format vendor", () => {
     // Only an OpenAI key: the core routes the Anthropic-format call to OpenAI (the proxy's
     // /v1/messages itself serves Anthropic-format providers only, spec §6).
     const router = createRouter({ env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${openai.url}/v1` } });
-    const raw = claudeCodeText("gpt-4o-mini");
+    const raw = claudeCodeText("gpt-5-mini");
     const claudeCodeHeaders = new Headers({ "x-api-key": "sk-ant-client", "anthropic-beta": CLAUDE_CODE_BETAS });
     const result = await router.route({ format: "anthropic", body: JSON.parse(raw), rawBody: raw, caller: { surface: "test", headers: claudeCodeHeaders } });
     await router.close();
@@ -88,12 +88,28 @@ describe("Claude Code's request translated for an OpenAI-format vendor", () => {
     expect(anthropicStreamText(sse)).toEqual({ text: "Hello from fake openai", complete: true });
 
     const sent = lastRequest(openai).json;
-    expect(sent.model).toBe("gpt-4o-mini");
+    expect(sent.model).toBe("gpt-5-mini");
     expect(sent.messages.map((m: { role: string }) => m.role)).toEqual(["system", "system", "user", "system", "assistant", "tool", "system"]);
     expect(sent.messages[3]).toEqual({ role: "system", content: "Plan mode is off: you may edit files and run commands." });
     expect(sent.reasoning_effort).toBe("medium");
     expect(sent.user).toBe(claudeCodeBody().metadata.user_id);
     expect(sent.context_management).toBeUndefined();
     expect(result.facts.droppedParams).toEqual(["context_management"]);
+  });
+
+  // OpenAI answers reasoning_effort on a model that does not reason (gpt-4o-mini) with a 400: the
+  // catalog says which models reason, and the setting reaches only those, reported dropped otherwise.
+  test("to a model known not to reason, the thinking settings are left out and reported", async () => {
+    const router = createRouter({ env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${openai.url}/v1` } });
+    const raw = claudeCodeText("gpt-4o-mini");
+    const result = await router.route({ format: "anthropic", body: JSON.parse(raw), rawBody: raw, caller: { surface: "test", headers: new Headers({ "x-api-key": "sk-ant-client" }) } });
+    await router.close();
+    expect(result.kind).toBe("stream");
+    if (result.kind !== "stream") return;
+    await new Response(result.body as ReadableStream<Uint8Array>).text();
+    const sent = lastRequest(openai).json;
+    expect(sent.model).toBe("gpt-4o-mini");
+    expect(sent.reasoning_effort).toBeUndefined();
+    expect(result.facts.droppedParams).toEqual(["context_management", "thinking"]);
   });
 });

@@ -3,6 +3,7 @@ import type {
   ChatResponse,
   IRError,
   StreamEvent,
+  ToolDefinition,
   WireFormat,
 } from "../ir.ts";
 
@@ -40,9 +41,14 @@ export interface StreamEncoder {
   end(): string;
 }
 
-export interface StreamEncoderOptions {
+export interface ResponseEncoderOptions {
   /** Model name to report to the client. */
   model: string;
+  /** The request's tools: a call of a Responses custom tool is answered as one. */
+  tools?: readonly ToolDefinition[];
+}
+
+export interface StreamEncoderOptions extends ResponseEncoderOptions {
   /** OpenAI `stream_options.include_usage`. */
   includeUsage?: boolean;
   id?: string;
@@ -57,10 +63,12 @@ export interface Codec {
   readonly format: WireFormat;
   /** Content type of this format's stream (`text/event-stream` or `application/x-ndjson`). */
   readonly streamContentType: string;
+  /** The model is named in the request's URL, not its body (Gemini): a passthrough body serves any model as it is. */
+  readonly modelInUrl?: boolean;
   decodeRequest(body: unknown): ChatRequest;
   encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): EncodedRequest;
   decodeResponse(body: unknown): ChatResponse;
-  encodeResponse(res: ChatResponse, opts: { model: string }): Record<string, unknown>;
+  encodeResponse(res: ChatResponse, opts: ResponseEncoderOptions): Record<string, unknown>;
   streamDecoder(): StreamDecoder;
   streamEncoder(opts: StreamEncoderOptions): StreamEncoder;
   decodeError(status: number, body: unknown, headers?: Headers): IRError;

@@ -24,7 +24,7 @@ export function pricedAnswer(deps: RouterDeps, run: Run, answer: Answer): string
   run.usage = res.usage;
   warnOnMismatch(deps, run, model, res.model);
   run.costUsd = costOf(model, res.usage) + run.rejectedCost;
-  return answer.text ?? JSON.stringify(codecFor(run.call.format).encodeResponse(res, { model: res.model || model.id }));
+  return answer.text ?? JSON.stringify(codecFor(run.call.format).encodeResponse(res, { model: res.model || model.id, tools: run.ir.tools }));
 }
 
 /** The result of a run settled with a whole answer, priced by pricedAnswer. */

@@ -1,7 +1,7 @@
 // What a caller gives primeStream (src/core/router/stream-relay.ts) and gets
 // back from it, and the errors with which Relay itself ends a stream.
 import type { Codec } from "../formats/types.ts";
-import type { IRError, StopReason, StreamEvent, Usage } from "../ir.ts";
+import type { IRError, StopReason, StreamEvent, ToolDefinition, Usage } from "../ir.ts";
 import type { StreamLimits } from "./bounded-parser.ts";
 
 export interface StreamOutcome {
@@ -23,6 +23,8 @@ export interface StreamRelayOptions {
   passthrough: boolean;
   clientModel: string;
   includeUsage?: boolean;
+  /** The request's tools, for the client's encoder (see ResponseEncoderOptions). */
+  tools?: readonly ToolDefinition[];
   idleTimeoutMs: number;
   /** The caps (see bounded-parser.ts); the pipeline passes `config.server`. */
   limits: StreamLimits;

@@ -23,6 +23,7 @@ export async function startStream(deps: RouterDeps, attempt: Attempt, outcome: V
     passthrough: attempt.passthrough,
     clientModel: model.id,
     includeUsage: Boolean(run.ir.includeUsage),
+    tools: run.ir.tools,
     idleTimeoutMs: config.server.streamIdleTimeoutMs,
     limits: config.server,
     guard: run.budget?.streamGuard(),

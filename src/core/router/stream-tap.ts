@@ -32,7 +32,7 @@ export class EventTap {
     private readonly parser: BoundedParser,
   ) {
     this.decoder = opts.vendor.streamDecoder();
-    this.clientEncoder = opts.passthrough ? undefined : opts.client.streamEncoder({ model: opts.clientModel, includeUsage: opts.includeUsage });
+    this.clientEncoder = opts.passthrough ? undefined : opts.client.streamEncoder({ model: opts.clientModel, includeUsage: opts.includeUsage, tools: opts.tools });
   }
 
   /** Parse a vendor chunk (null: the end) for telemetry; returns the text for the client when translating. */

@@ -10,11 +10,20 @@ import type { RunEvent } from "../run-record.ts";
 import { spliceMaxTokens } from "../limits/budget-splice.ts";
 import { describeFailureDetail, describeVendorFailure, parseRetryAfter } from "../limits/failure.ts";
 import { readCapped } from "../read-capped.ts";
+import type { CallFormat } from "./call.ts";
 import { providerBaseUrl } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 import { VIA_HEADER } from "./loop-guard.ts";
 import { hundredths, type Run } from "./run.ts";
 import { UpstreamCall, type UpstreamHandle } from "./upstream.ts";
+
+/** What each client format calls its reasoning settings, for x-svc-dropped-params. */
+const REASONING_PARAM: Record<CallFormat, string> = {
+  openai: "reasoning_effort",
+  anthropic: "thinking",
+  responses: "reasoning",
+  gemini: "generationConfig.thinkingConfig",
+};
 
 /** Vendor headers worth surfacing to the client (rate limits, vendor request ids). */
 const FORWARDED_HEADER = /^(x-ratelimit-|anthropic-ratelimit-|retry-after$|request-id$|x-request-id$)/;
@@ -164,8 +173,7 @@ function vendorBody(attempt: Attempt, vendor: Codec, ctxArgs: Parameters<Provide
   // A budget's cap on max_tokens is the one other change a passthrough body may get (budget-splice.ts).
   const cap = run.budget?.cap;
   if (sameFormat && !provider.adaptBody && !needsUsageInjection && call.body && call.rawBody !== undefined) {
-    // Gemini's model is in the URL, so its bytes serve any model as they are.
-    const raw = call.body.model === model.id || call.format === "gemini" ? call.rawBody : spliceModel(call.rawBody, call.body.model as string, model.id);
+    const raw = call.body.model === model.id || vendor.modelInUrl ? call.rawBody : spliceModel(call.rawBody, call.body.model as string, model.id);
     const spliced = raw === undefined || cap === undefined ? raw : spliceMaxTokens(raw, call.body, call.format, cap);
     if (spliced !== undefined) {
       attempt.passthrough = true;
@@ -175,11 +183,15 @@ function vendorBody(attempt: Attempt, vendor: Codec, ctxArgs: Parameters<Provide
   // Unmapped client parameters only mean something to a vendor of the same format.
   const extra = sameFormat ? ir.extra : undefined;
   const maxTokens = cap ?? ir.maxTokens;
-  const encoded = vendor.encodeRequest({ ...ir, extra, maxTokens, model: model.id, includeUsage: ir.stream ? true : ir.includeUsage }, {
+  // A model known not to reason refuses reasoning settings (OpenAI answers reasoning_effort on
+  // gpt-4o-mini with a 400): they are left out and reported. A model the catalog does not know may.
+  const reasoning = model.capabilities.reasoning ? ir.reasoning : undefined;
+  const encoded = vendor.encodeRequest({ ...ir, extra, maxTokens, reasoning, model: model.id, includeUsage: ir.stream ? true : ir.includeUsage }, {
     model: model.id,
     defaultMaxTokens: Math.min(model.maxOutput ?? 4096, 16_384),
   });
   run.dropped = sameFormat ? encoded.dropped : [...Object.keys(ir.extra ?? {}), ...encoded.dropped];
+  if (ir.reasoning && !reasoning && !ir.reasoning.disabled) run.dropped.push(REASONING_PARAM[call.format]);
   let body = encoded.body;
   if (provider.adaptBody) body = provider.adaptBody(body, ctxArgs);
   attempt.passthrough = sameFormat && !needsUsageInjection;

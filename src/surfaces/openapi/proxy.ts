@@ -55,7 +55,7 @@ const STREAM_NOTE = "With `stream: true` the answer is `text/event-stream` in th
 export const messages: Operation = {
   tags: ["proxy"],
   summary: "Anthropic Messages API",
-  description: `Anthropic models only (use /v1/chat/completions for other vendors); virtual models such as svc:auto route among them. Credentials: the client's x-api-key or Authorization bearer, else ANTHROPIC_API_KEY. ${STREAM_NOTE}`,
+  description: `Anthropic models by name (use /v1/chat/completions for other vendors' names); virtual models such as svc:auto may route to any vendor, translated. Credentials: the client's x-api-key or Authorization bearer, else ANTHROPIC_API_KEY. ${STREAM_NOTE}`,
   parameters: CLIENT_HEADERS,
   requestBody: jsonRequestBody(AnthropicMessagesRequest),
   responses: {

@@ -9,6 +9,7 @@ import { GeminiStreamEncoder } from "./stream-encoder.ts";
 export const geminiCodec: Codec = {
   format: "gemini",
   streamContentType: "text/event-stream",
+  modelInUrl: true,
   carriesOutcome: (raw) => raw.data.includes('"finishReason"') || raw.data.includes('"usageMetadata"') || raw.data.includes('"error"') || raw.data.includes('"promptFeedback"'),
   decodeRequest,
   encodeRequest, // the model is in the URL, so the options are not needed

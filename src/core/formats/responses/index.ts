@@ -7,11 +7,12 @@
 // - `responseId(id)`: the `resp_…` id an answer is given to the client under (encodeResponse's).
 // - `decodeInput(input)`: a request's `input` (string or items) as IR system text and messages,
 //   e.g. to rebuild a conversation from stored turns.
-// - `encodeOutputItems(content, refused)`: IR content as output items (`message`, `reasoning`,
-//   `function_call`, opaque items verbatim).
+// - `encodeOutputItems(content, refused, tools)`: IR content as output items (`message`, `reasoning`,
+//   `function_call`, `custom_tool_call` for the request's custom tools, opaque items verbatim).
 // - `decodeStreamError(fields)`: an in-band stream error (`error` event or failed response) as IRError.
 // Unmapped members go to `extra` under their wire path (`text.verbosity`, `reasoning.summary`;
-// `tools` holds hosted tools only), and come back from encodeRequest in place.
+// `tools` holds hosted tools only), and come back from encodeRequest in place. Custom (freeform)
+// tools are IR functions taking their text as `input` (custom-tools.ts).
 import type { Codec, RawStreamEvent } from "../types.ts";
 import { decodeError, encodeError } from "./error.ts";
 import { decodeRequest } from "./request-decode.ts";

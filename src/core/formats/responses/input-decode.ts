@@ -1,13 +1,14 @@
 // A request's `input` (a string, or a list of items) → IR system text and messages.
 //
 // Items are flat where the IR has turns: consecutive items of one side (a message, reasoning,
-// function calls for the assistant; a message and function call outputs for the user) join one
+// function and custom tool calls for the assistant; a message and their outputs for the user) join one
 // IR message, so tool calls and their results sit in the turns Anthropic and Gemini expect.
 // System and developer messages before the conversation are the system text; later ones stay in
 // place as IR system messages. A message of a role the IR has no name for is kept whole.
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock } from "../../ir.ts";
 import { parseDataUrl } from "../shared/images.ts";
 import { expectArray, expectObject, expectString, invalid, isObject, type Json } from "../openai/shape.ts";
+import { decodeCustomCall } from "./custom-tools.ts";
 import { decodeAssistantContent, decodeFunctionCall, decodeReasoning, opaqueItem } from "./items-decode.ts";
 
 export interface DecodedInput {
@@ -38,10 +39,14 @@ export function decodeInput(input: unknown): DecodedInput {
       case "function_call":
         turn("assistant").push(decodeFunctionCall(item, path));
         break;
+      case "custom_tool_call":
+        turn("assistant").push(decodeCustomCall(item, path));
+        break;
       case "reasoning":
         turn("assistant").push(decodeReasoning(item, path));
         break;
       case "function_call_output":
+      case "custom_tool_call_output":
         turn("user").push(decodeFunctionOutput(item, path));
         break;
       default:

@@ -1,15 +1,18 @@
 // IR content → a response's `output` items: each text block a `message`, each thinking block a
-// `reasoning` item, each tool call a `function_call`. Ids are made here
-// (`msg_`, `rs_`, `fc_`), as clients of the API expect every item to carry one.
+// `reasoning` item, each tool call a `function_call` (a `custom_tool_call` for a custom tool of
+// the request's `tools`). Ids are made here (`msg_`, `rs_`, `fc_`, `ctc_`), as clients of the API
+// expect every item to carry one.
 import { prefixedId } from "../../ids.ts";
-import type { ContentBlock, ToolUseBlock } from "../../ir.ts";
+import type { ContentBlock, ToolDefinition, ToolUseBlock } from "../../ir.ts";
 import type { Json } from "../openai/shape.ts";
+import { customCallItem, customInput, isCustomTool } from "./custom-tools.ts";
 
-export function encodeOutputItems(content: ContentBlock[], refused: boolean): Json[] {
+export function encodeOutputItems(content: ContentBlock[], refused: boolean, tools?: readonly ToolDefinition[]): Json[] {
   const items: Json[] = [];
   for (const b of content) {
     if (b.type === "text") items.push(messageItem(prefixedId("msg"), b.text, refused));
     else if (b.type === "thinking") items.push(reasoningItem(prefixedId("rs"), b.text, b.signature));
+    else if (b.type === "tool_use" && isCustomTool(tools, b.name)) items.push(customCallItem(prefixedId("ctc"), b, customInput(b.input)));
     else if (b.type === "tool_use") items.push(functionCallItem(prefixedId("fc"), b, JSON.stringify(b.input ?? {})));
     else if (b.type === "opaque" && b.format === "responses") items.push(b.value as Json);
   }

@@ -17,6 +17,7 @@ import {
   optionalString,
   type Json,
 } from "../openai/shape.ts";
+import { decodeCustomTool } from "./custom-tools.ts";
 import { decodeInput } from "./input-decode.ts";
 
 /** Top-level keys with an IR field; every other key is kept in `extra`. */
@@ -67,7 +68,7 @@ export function decodeRequest(body: unknown): ChatRequest {
   });
 }
 
-/** Function tools map to the IR; hosted tools (web search, file search, MCP, custom…) stay in `extra.tools`. */
+/** Function and custom tools map to the IR; hosted tools (web search, file search, MCP…) stay in `extra.tools`. */
 function decodeTools(raw: unknown, extra: Json): ToolDefinition[] | undefined {
   if (raw == null) return undefined;
   const tools: ToolDefinition[] = [];
@@ -75,6 +76,10 @@ function decodeTools(raw: unknown, extra: Json): ToolDefinition[] | undefined {
   expectArray(raw, "tools").forEach((t, i) => {
     const path = `tools[${i}]`;
     const tool = expectObject(t, path);
+    if (tool.type === "custom") {
+      tools.push(decodeCustomTool(tool, path));
+      return;
+    }
     if (tool.type !== "function") {
       expectString(tool.type, `${path}.type`);
       hosted.push(tool);
@@ -97,8 +102,8 @@ function decodeToolChoice(choice: unknown, extra: Json): ToolChoice | undefined 
   if (choice == null) return undefined;
   if (choice === "auto" || choice === "none" || choice === "required") return { type: choice };
   if (!isObject(choice)) return invalid("tool_choice", '"auto", "none", "required" or an object', choice);
-  if (choice.type === "function") return { type: "tool", name: expectString(choice.name, "tool_choice.name") };
-  // allowed_tools, hosted tool types, MCP and custom tools: OpenAI's own.
+  if (choice.type === "function" || choice.type === "custom") return { type: "tool", name: expectString(choice.name, "tool_choice.name") };
+  // allowed_tools, hosted tool types and MCP: OpenAI's own.
   expectString(choice.type, "tool_choice.type");
   extra.tool_choice = choice;
   return undefined;

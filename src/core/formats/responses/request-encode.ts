@@ -4,13 +4,14 @@ import { reasoningEffort } from "../shared/effort.ts";
 import { definedOnly } from "../shared/guards.ts";
 import type { EncodedRequest, EncodeRequestOptions } from "../types.ts";
 import type { Json } from "../openai/shape.ts";
+import { encodeCustomTool, isCustomTool } from "./custom-tools.ts";
 import { encodeInput } from "./input-encode.ts";
 
 export function encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): EncodedRequest {
   const dropped: string[] = [];
   const { top, nested } = splitExtra(req.extra);
   // `extra` first: IR fields win over any same-named leftover.
-  const body: Json = { ...top, model: opts.model, input: encodeInput(req.messages, dropped) };
+  const body: Json = { ...top, model: opts.model, input: encodeInput(req.messages, dropped, req.tools) };
   if (req.system?.length) body.instructions = req.system.map((b) => b.text).join("\n\n");
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
@@ -19,7 +20,7 @@ export function encodeRequest(req: ChatRequest, opts: EncodeRequestOptions): Enc
   if (req.stop !== undefined) dropped.push("stop");
   const hosted = Array.isArray(top.tools) ? top.tools : [];
   if (req.tools !== undefined || hosted.length > 0) body.tools = [...(req.tools ?? []).map(encodeTool), ...hosted];
-  if (req.toolChoice !== undefined) body.tool_choice = encodeToolChoice(req.toolChoice);
+  if (req.toolChoice !== undefined) body.tool_choice = encodeToolChoice(req.toolChoice, req.tools);
   if (req.parallelToolCalls !== undefined) body.parallel_tool_calls = req.parallelToolCalls;
   const text = merge(nested.text, req.responseFormat && { format: encodeFormat(req.responseFormat, nested["text.format"]) });
   if (text) body.text = text;
@@ -52,13 +53,15 @@ function merge(kept: Json | undefined, mapped: Json | undefined): Json | undefin
   return kept || mapped ? { ...kept, ...mapped } : undefined;
 }
 
-/** Responses tools are flat: `{type:"function", name, description, parameters, strict}`. */
+/** Responses tools are flat: `{type:"function", name, description, parameters, strict}`, or a custom tool as it came. */
 function encodeTool(t: ToolDefinition): Json {
+  if (t.custom) return encodeCustomTool(t);
   return definedOnly({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: t.strict });
 }
 
-function encodeToolChoice(c: ToolChoice): unknown {
-  return c.type === "tool" ? { type: "function", name: c.name } : c.type;
+function encodeToolChoice(c: ToolChoice, tools: ToolDefinition[] | undefined): unknown {
+  if (c.type !== "tool") return c.type;
+  return { type: isCustomTool(tools, c.name) ? "custom" : "function", name: c.name };
 }
 
 function encodeFormat(f: ResponseFormat, kept: Json | undefined): Json {

@@ -5,8 +5,10 @@ import type { ChatResponse, ContentBlock, StopReason } from "../../ir.ts";
 import { definedOnly } from "../shared/guards.ts";
 import { expectArray, expectObject, isObject, numberOr, stringOr, type Json } from "../openai/shape.ts";
 import { decodeAssistantContent, decodeFunctionCall, decodeReasoning, opaqueItem } from "./items-decode.ts";
+import { decodeCustomCall } from "./custom-tools.ts";
 import { encodeOutputItems } from "./items-encode.ts";
 import { decodeUsage, encodeUsage } from "./usage.ts";
+import type { ResponseEncoderOptions } from "../types.ts";
 
 export function decodeResponse(body: unknown): ChatResponse {
   const b = expectObject(body, "response");
@@ -24,6 +26,7 @@ export function decodeResponse(body: unknown): ChatResponse {
       const thinking = decodeReasoning(item, path);
       if (thinking.text !== "" || thinking.signature) content.push(thinking);
     } else if (item.type === "function_call") content.push(decodeFunctionCall(item, path));
+    else if (item.type === "custom_tool_call") content.push(decodeCustomCall(item, path));
     else content.push(opaqueItem(item));
   });
   const toolCalls = content.some((c) => c.type === "tool_use");
@@ -37,11 +40,11 @@ export function decodeResponse(body: unknown): ChatResponse {
   });
 }
 
-export function encodeResponse(res: ChatResponse, opts: { model: string }): Json {
+export function encodeResponse(res: ChatResponse, opts: ResponseEncoderOptions): Json {
   const refused = res.stopReason === "refusal";
   return responseObject(responseId(res.id), opts.model, numberOr(res.created, nowSeconds()), {
     ...encodeStatus(res.stopReason),
-    output: encodeOutputItems(res.content, refused),
+    output: encodeOutputItems(res.content, refused, opts.tools),
     usage: encodeUsage(res.usage),
   });
 }

@@ -1,7 +1,8 @@
 // Responses stream events → block-structured IR stream events.
 //
 // Output items map to IR blocks: a `message` to a text block, a `reasoning` item to a thinking
-// block (its encrypted content as the signature), a `function_call` to a tool_use block. Text and
+// block (its encrypted content as the signature), a `function_call` to a tool_use block, and a
+// `custom_tool_call` to one whose arguments are `{"input": <its text>}` (custom-tools.ts). Text and
 // thinking blocks open at their first content, so an item with none makes no block. The `.done`
 // events hold the whole text: what it has beyond the deltas (a vendor that sends an item whole,
 // or fewer deltas than its text) is sent as one more delta.
@@ -20,7 +21,12 @@ interface OpenItem {
   /** The item's content sent so far, and where its current text part began in it. */
   sent: string;
   partStart: number;
+  /** A custom tool call: its text goes out as the `input` member of JSON arguments. */
+  custom?: boolean;
 }
+
+const CUSTOM_OPEN = '{"input":"';
+const CUSTOM_CLOSE = '"}';
 
 export class ResponsesStreamDecoder implements StreamDecoder {
   private started = false;
@@ -83,6 +89,10 @@ export class ResponsesStreamDecoder implements StreamDecoder {
         return this.delta(at, "tool", stringOr(ev.delta, ""), out);
       case "response.function_call_arguments.done":
         return this.rest(at, "tool", stringOr(ev.arguments, ""), out);
+      case "response.custom_tool_call_input.delta":
+        return this.delta(at, "tool", stringOr(ev.delta, ""), out);
+      case "response.custom_tool_call_input.done":
+        return this.rest(at, "tool", stringOr(ev.input, ""), out);
       case "response.output_item.done":
         return this.itemDone(at, isObject(ev.item) ? ev.item : {}, out);
       case "response.completed":
@@ -99,10 +109,10 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   }
 
   private added(at: number, item: Json, out: StreamEvent[]): void {
-    if (item.type === "function_call") {
+    if (item.type === "function_call" || item.type === "custom_tool_call") {
       this.toolCalls = true;
       const index = this.nextIndex++;
-      this.items.set(at, { kind: "tool", index, sent: "", partStart: 0 });
+      this.items.set(at, { kind: "tool", index, sent: "", partStart: 0, custom: item.type === "custom_tool_call" || undefined });
       out.push({ type: "block_start", index, block: { type: "tool_use", id: stringOr(item.call_id, "") || `call_${index}`, name: stringOr(item.name, "") } });
     } else if (item.type === "message") this.items.set(at, { kind: "text", sent: "", partStart: 0 });
     else if (item.type === "reasoning") this.items.set(at, { kind: "thinking", sent: "", partStart: 0 });
@@ -113,7 +123,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     if (!item || item.kind !== kind || text === "") return;
     item.sent += text;
     const index = this.open(item, out);
-    if (kind === "tool") out.push({ type: "tool_args_delta", index, json: text });
+    if (kind === "tool") out.push({ type: "tool_args_delta", index, json: item.custom ? customPiece(item, text) : text });
     else out.push(kind === "text" ? { type: "text_delta", index, text } : { type: "thinking_delta", index, text });
   }
 
@@ -146,13 +156,19 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private itemDone(at: number, item: Json, out: StreamEvent[]): void {
     const open = this.items.get(at);
     if (!open) return;
-    if (open.kind === "tool") this.rest(at, "tool", stringOr(item.arguments, ""), out);
+    if (open.kind === "tool") this.toolDone(at, open, item, out);
     else if (open.kind === "thinking") this.reasoningDone(at, open, item, out);
     else if (Array.isArray(item.content)) {
       this.rest(at, "text", item.content.map((p) => (isObject(p) ? stringOr(p.text ?? p.refusal, "") : "")).join(""), out);
     }
     if (open.index !== undefined) out.push({ type: "block_stop", index: open.index });
     this.items.delete(at);
+  }
+
+  /** A tool call ends with its whole arguments (a custom call's text, whose JSON this closes). */
+  private toolDone(at: number, open: OpenItem, item: Json, out: StreamEvent[]): void {
+    this.rest(at, "tool", stringOr(open.custom ? item.input : item.arguments, ""), out);
+    if (open.custom) out.push({ type: "tool_args_delta", index: open.index!, json: open.sent === "" ? CUSTOM_OPEN + CUSTOM_CLOSE : CUSTOM_CLOSE });
   }
 
   /** A reasoning item ends with its encrypted content (the signature), and any summary text not streamed. */
@@ -178,7 +194,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private finish(response: Json, out: StreamEvent[]): void {
     this.closeAll(out);
     this.done = true;
-    const toolCalls = this.toolCalls || (Array.isArray(response.output) && response.output.some((o) => isObject(o) && o.type === "function_call"));
+    const toolCalls = this.toolCalls || (Array.isArray(response.output) && response.output.some((o) => isObject(o) && (o.type === "function_call" || o.type === "custom_tool_call")));
     const stopReason = decodeStatus(response.status, response.incomplete_details, toolCalls, this.refused);
     out.push({ type: "finish", stopReason, usage: decodeUsage(response.usage) });
   }
@@ -193,4 +209,10 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     this.done = true;
     return [{ type: "error", error: { kind: "api_error", status: 502, message } }];
   }
+}
+
+/** A custom call's text as a piece of JSON arguments; the first piece opens them (itemDone closes them). */
+function customPiece(item: OpenItem, text: string): string {
+  const escaped = JSON.stringify(text).slice(1, -1);
+  return item.sent.length === text.length ? CUSTOM_OPEN + escaped : escaped;
 }

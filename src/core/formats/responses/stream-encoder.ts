@@ -1,14 +1,18 @@
 // IR stream events → the Responses event sequence: response.created and response.in_progress,
 // then per output item output_item.added … its deltas … output_item.done, and response.completed
 // (or .incomplete / .failed) carrying the whole response with its usage. Every event has its
-// sequence_number; frames name their event as OpenAI's do.
+// sequence_number; frames name their event as OpenAI's do. A call of one of the request's custom
+// tools is a custom_tool_call item: its text is known whole only once its JSON arguments are, so
+// it goes as one custom_tool_call_input.delta when the block ends.
 import { prefixedId } from "../../ids.ts";
 import type { BlockStart, IRError, StreamEvent } from "../../ir.ts";
 import { sseFrame } from "../sse.ts";
 import type { StreamEncoder, StreamEncoderOptions } from "../types.ts";
 import type { Json } from "../openai/shape.ts";
 import { responseError } from "./error.ts";
+import { customCallItem, customInput, isCustomTool } from "./custom-tools.ts";
 import { functionCallItem, messageItem, reasoningItem } from "./items-encode.ts";
+import { parseArguments } from "./items-decode.ts";
 import { encodeStatus, nowSeconds, responseId, responseObject } from "./response.ts";
 import { encodeUsage } from "./usage.ts";
 
@@ -20,6 +24,8 @@ interface OpenBlock {
   signature?: string;
   /** A reasoning item's summary part was announced. */
   partOpen?: boolean;
+  /** A call of a custom tool. */
+  custom?: boolean;
 }
 
 export class ResponsesStreamEncoder implements StreamEncoder {
@@ -76,12 +82,16 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private blockStart(index: number, block: BlockStart): string {
     if (block.type === "redacted_thinking") return ""; // another vendor's sealed reasoning: nothing to show
     const outputIndex = this.output.length;
-    const prefix = block.type === "text" ? "msg" : block.type === "thinking" ? "rs" : "fc";
-    const open: OpenBlock = { block, outputIndex, itemId: prefixedId(prefix), text: "" };
+    const custom = block.type === "tool_use" && isCustomTool(this.opts.tools, block.name);
+    const prefix = block.type === "text" ? "msg" : block.type === "thinking" ? "rs" : custom ? "ctc" : "fc";
+    const open: OpenBlock = { block, outputIndex, itemId: prefixedId(prefix), text: "", custom };
     this.blocks.set(index, open);
     this.output.push({}); // reserves the output index; filled when the item is done
     const at = { output_index: outputIndex };
-    if (block.type === "tool_use") return this.event("response.output_item.added", { ...at, item: functionCallItem(open.itemId, block, "", "in_progress") });
+    if (block.type === "tool_use") {
+      const item = custom ? customCallItem(open.itemId, block, "", "in_progress") : functionCallItem(open.itemId, block, "", "in_progress");
+      return this.event("response.output_item.added", { ...at, item });
+    }
     if (block.type === "thinking") return this.event("response.output_item.added", { ...at, item: { id: open.itemId, type: "reasoning", summary: [] } });
     const item = { id: open.itemId, type: "message", status: "in_progress", role: "assistant", content: [] };
     return (
@@ -94,6 +104,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     const open = this.blocks.get(index);
     if (!open || open.block.type !== kind || text === "") return "";
     open.text += text;
+    if (open.custom) return "";
     const at = { item_id: open.itemId, output_index: open.outputIndex };
     if (kind === "tool_use") return this.event("response.function_call_arguments.delta", { ...at, delta: text });
     if (kind === "text") return this.event("response.output_text.delta", { ...at, content_index: 0, delta: text, logprobs: [] });
@@ -109,7 +120,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     const at = { item_id: open.itemId, output_index: open.outputIndex };
     let frames = "";
     let item: Json;
-    if (open.block.type === "tool_use") {
+    if (open.custom && open.block.type === "tool_use") {
+      const input = customInput(wholeArguments(open.text));
+      frames =
+        (input === "" ? "" : this.event("response.custom_tool_call_input.delta", { ...at, delta: input })) +
+        this.event("response.custom_tool_call_input.done", { ...at, input });
+      item = customCallItem(open.itemId, open.block, input);
+    } else if (open.block.type === "tool_use") {
       // Clients JSON-parse the arguments: a call that streamed none has "{}".
       const args = open.text || "{}";
       frames = this.event("response.function_call_arguments.done", { ...at, arguments: args });
@@ -151,5 +168,14 @@ export class ResponsesStreamEncoder implements StreamEncoder {
 
   private event(type: string, fields: Json): string {
     return sseFrame(JSON.stringify({ type, sequence_number: this.seq++, ...fields }), type);
+  }
+}
+
+/** A custom call's streamed arguments; ones that are not JSON are its text as they came. */
+function wholeArguments(json: string): unknown {
+  try {
+    return parseArguments(json, "arguments");
+  } catch {
+    return { input: json };
   }
 }
