@@ -83,12 +83,12 @@ link's fragment, which browsers do not send; the page trades it for a session
 cookie (HttpOnly, SameSite=Strict, named per port).`,
   models: `Usage: relay models [--all] [--json] [--config FILE]
 
-Lists the virtual models (svc:auto, svc:cascade, ...) and the routable models
-of the catalog (with the config's model overrides and the plugins' models)
-whose provider has a key or needs none, as GET /v1/models does, with prices in
-USD per million tokens.
+Lists the virtual models (svc:auto, svc:cascade, ...) and every model of the
+catalog (the price data's, with the config's model overrides and the plugins'
+models) whose provider has a key or needs none, as GET /v1/models does, with
+prices in USD per million tokens.
 
-  --all     also the models of providers without a key, and those not routed to
+  --all     also the models of providers without a key, with ROUTABLE and KEY columns
   --json    print the models as JSON (catalog entries; no virtual models)`,
   logs: `Usage: relay logs [--follow] [--json] [--limit N] [--host ADDR] [--port N] [--config FILE]
 

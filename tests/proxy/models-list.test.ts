@@ -1,4 +1,5 @@
-// GET /v1/models lists the models a request could be served by: those whose provider has a key,
+// GET /v1/models lists the models a request could be served by (every model the catalog knows, the
+// price data's newest included): those whose provider has a key,
 // Relay's own or the one the request carries (spec §5.3); `?all=true` adds the rest. And the
 // default cascade chain and tiers follow the keys: with only OPENAI_API_KEY, svc:cascade works.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
@@ -21,11 +22,11 @@ beforeEach(() => {
   }
 });
 
-/** The routable models of these providers and of those needing no key, in catalog order. */
-function routableOf(w: World, providers: string[]): string[] {
+/** The catalog's models of these providers and of those needing no key, in catalog order (the price data's newest included). */
+function knownOf(w: World, providers: string[]): string[] {
   const { registry, catalog } = w.relay.relay;
   const keyless = [...registry.providers.values()].filter((p) => !needsKey(p)).map((p) => p.name);
-  return catalog.routableModels().filter((m) => providers.includes(m.provider) || keyless.includes(m.provider)).map((m) => m.id);
+  return catalog.list().filter((m) => providers.includes(m.provider) || keyless.includes(m.provider)).map((m) => m.id);
 }
 
 const concrete = (ids: string[]) => ids.filter((id) => !id.startsWith("svc:"));
@@ -35,8 +36,9 @@ describe("the OpenAI-shaped list (openai SDK)", () => {
     const page = await openaiClient(openaiOnly.url).models.list();
     const ids = page.data.map((m) => m.id);
     expect(ids.slice(0, VIRTUAL.length).sort()).toEqual([...VIRTUAL].sort());
-    expect(concrete(ids)).toEqual(routableOf(openaiOnly, ["openai"]));
-    expect(ids).toEqual(expect.arrayContaining(["gpt-5-nano", "gpt-5-mini", "gpt-5", "gpt-4o-mini"]));
+    expect(concrete(ids)).toEqual(knownOf(openaiOnly, ["openai"]));
+    // The routable tiers' models and the price data's newest.
+    expect(ids).toEqual(expect.arrayContaining(["gpt-5-nano", "gpt-5-mini", "gpt-5", "gpt-4o-mini", "gpt-5.5"]));
     expect(ids).not.toContain("claude-sonnet-4-5");
     expect(page.data.filter((m) => !m.id.startsWith("svc:")).every((m) => m.owned_by === "openai")).toBe(true);
   });
@@ -51,24 +53,24 @@ describe("the OpenAI-shaped list (openai SDK)", () => {
     expect(virtual.get("svc:cascade")).toMatchObject({ strategy: "cascade", description: expect.stringContaining("escalating") });
   });
 
-  test("?all=true lists every routable model, keys or not", async () => {
+  test("?all=true lists every model the catalog knows, keys or not", async () => {
     const all = await openaiClient(openaiOnly.url).models.list({ query: { all: "true" } });
     const ids = all.data.map((m) => m.id);
-    expect(concrete(ids)).toEqual(openaiOnly.relay.relay.catalog.routableModels().map((m) => m.id));
-    expect(ids).toContain("claude-sonnet-4-5");
+    expect(concrete(ids)).toEqual(openaiOnly.relay.relay.catalog.list().map((m) => m.id));
+    expect(ids).toEqual(expect.arrayContaining(["claude-sonnet-4-5", "claude-opus-5-5", "gemini-3.5-flash"]));
     // Also on the substring route (spec §4.2 rule 1).
     expect(concrete((await getJson(openaiOnly.url, "/openai/v1/models?all=true")).data.map((m: any) => m.id))).toEqual(concrete(ids));
   });
 
   test("both keys: both providers' models", async () => {
     const ids = (await openaiClient(both.url).models.list()).data.map((m) => m.id);
-    expect(concrete(ids)).toEqual(routableOf(both, ["openai", "anthropic"]));
-    expect(ids).toEqual(expect.arrayContaining(["claude-haiku-4-5", "gpt-5-mini"]));
+    expect(concrete(ids)).toEqual(knownOf(both, ["openai", "anthropic"]));
+    expect(ids).toEqual(expect.arrayContaining(["claude-haiku-4-5", "gpt-5-mini", "claude-opus-5-5"]));
   });
 
   test("an Anthropic key on an OpenAI-shaped request does not count: chat completions would not use it", async () => {
     const { data } = await getJson(openaiOnly.url, "/v1/models", { "x-api-key": "sk-ant-client" });
-    expect(concrete(data.map((m: any) => m.id))).toEqual(routableOf(openaiOnly, ["openai"]));
+    expect(concrete(data.map((m: any) => m.id))).toEqual(knownOf(openaiOnly, ["openai"]));
   });
 });
 
@@ -78,8 +80,8 @@ describe("the Anthropic-shaped list (anthropic-version)", () => {
     for await (const m of anthropicClient(openaiOnly.url).models.list()) ids.push(m.id);
     expect(ids.slice(0, VIRTUAL.length).sort()).toEqual([...VIRTUAL].sort());
     // The models /v1/messages serves by name: the Anthropic-format provider's.
-    expect(concrete(ids)).toEqual(openaiOnly.relay.relay.catalog.routableModels().filter((m) => m.provider === "anthropic").map((m) => m.id));
-    expect(ids).toEqual(expect.arrayContaining(["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"]));
+    expect(concrete(ids)).toEqual(openaiOnly.relay.relay.catalog.list().filter((m) => m.provider === "anthropic").map((m) => m.id));
+    expect(ids).toEqual(expect.arrayContaining(["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5", "claude-opus-5-5"]));
   });
 
   test("an OAuth token in authorization counts too; no credential and no key lists only the virtual models", async () => {

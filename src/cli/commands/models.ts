@@ -33,7 +33,7 @@ export async function modelsCommand(args: string[], ctx: CommandContext): Promis
   const { config } = loadCommandConfig(values, ctx.env);
   const { registry, catalog } = await registryAndCatalog(config, ctx.env);
   const ready = readyProviders(registry, config, ctx.env);
-  const listed = values.all ? catalog.list() : catalog.routableModels().filter((m) => ready.has(m.provider));
+  const listed = values.all ? catalog.list() : catalog.list().filter((m) => ready.has(m.provider));
   const models = listed.sort((a, b) => a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
   if (values.json) {
     ctx.io.out(`${JSON.stringify(models, null, 2)}\n`);
@@ -44,7 +44,7 @@ export async function modelsCommand(args: string[], ctx: CommandContext): Promis
   ctx.io.out(renderTable([{ title: "VIRTUAL MODEL" }, { title: "STRATEGY" }, { title: "DESCRIPTION" }], virtual, s));
   ctx.io.out("\n");
   ctx.io.out(modelTable(models, values.all === true, ready, s));
-  const scope = values.all ? "" : " with a key; --all adds the providers without one and the models that are not routed to";
+  const scope = values.all ? "" : " with a key; --all adds the providers without one";
   ctx.io.out(s.dim(`${models.length} models${scope}; prices in USD per million tokens\n`));
   return 0;
 }

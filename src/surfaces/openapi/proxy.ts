@@ -185,9 +185,9 @@ export const deleteResponse: Operation = {
 
 export const models: Operation = {
   tags: ["proxy"],
-  summary: "List the virtual and routable models",
+  summary: "List the virtual models and the catalog's models",
   description:
-    "The virtual models, then the routable models whose provider has credentials: a key Relay has, none needed, or the client's own on an Anthropic-style request (x-api-key or Authorization). OpenAI-style by default; Anthropic-style when the request carries anthropic-version. Also answered at any path containing /models.",
+    "The virtual models, then every model the catalog knows (the price data's, the newest included) whose provider has credentials: a key Relay has, none needed, or the client's own on an Anthropic-style request (x-api-key or Authorization). OpenAI-style by default; Anthropic-style when the request carries anthropic-version. Also answered at any path containing /models.",
   parameters: [
     headerParameter("anthropic-version", "present: answer in Anthropic's model-list shape"),
     queryParameter("all", asSchema({ enum: ["true", "1"] }), "also the models of providers without credentials"),

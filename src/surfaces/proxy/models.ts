@@ -1,6 +1,7 @@
-// GET /v1/models (and any path containing `/models`, spec §4.2 rule 1): the virtual models, then the
-// routable models a request could be served by — those whose provider has credentials, Relay's own
-// or the one this request carries (§5.3, ProviderPlugin.clientCredential). `?all=true` adds the rest.
+// GET /v1/models (and any path containing `/models`, spec §4.2 rule 1): the virtual models, then every
+// model the catalog knows (the price data's and models.dev's, as a vendor's own list has them all) that
+// a request could be served by — those whose provider has credentials, Relay's own or the one this
+// request carries (§5.3, ProviderPlugin.clientCredential). `?all=true` adds the rest.
 import type { ModelInfo, WireFormat } from "../../plugin/api.ts";
 import type { Relay } from "../../relay.ts";
 import { readClientCredential } from "../../core/router/client-credential.ts";
@@ -15,15 +16,15 @@ function clientCredentialFor(relay: Relay, format: WireFormat, headers: Headers)
   return owner && readClientCredential(owner.clientCredential!, headers) !== undefined ? owner.name : undefined;
 }
 
-/** The routable models to list: every one with `all`, else those whose provider could be called for this request. */
+/** The models to list: every one with `all`, else those whose provider could be called for this request. */
 function offered(relay: Relay, format: WireFormat, request: Request): readonly ModelInfo[] {
-  const routable = relay.catalog.routableModels();
-  if (ALL.has(new URL(request.url).searchParams.get("all") ?? "")) return routable;
+  const known = relay.catalog.list();
+  if (ALL.has(new URL(request.url).searchParams.get("all") ?? "")) return known;
   const config = relay.config();
   const clientFor = clientCredentialFor(relay, format, request.headers);
   const ready = new Set<string>();
   for (const p of relay.registry.providers.values()) if (providerReady(p, config, relay.env, clientFor)) ready.add(p.name);
-  return routable.filter((m) => ready.has(m.provider));
+  return known.filter((m) => ready.has(m.provider));
 }
 
 export function listModels(relay: Relay, request: Request): Response {

@@ -18,31 +18,32 @@ writeFileSync(
     ],
   }),
 );
-/** A key for every built-in provider that needs one: every routable model is listed. */
+/** A key for every built-in provider that needs one: every model is listed. */
 const ALL_KEYS = Object.fromEntries(builtinProviders.flatMap((p) => (p.apiKeyEnv?.length ? [[p.apiKeyEnv[0]!, "sk-test"]] : [])));
 const models = (...args: string[]) => run([...FROM_SOURCE, "models", ...args], { env: childEnv(home, ALL_KEYS) });
 const modelsWith = (keys: Record<string, string>, ...args: string[]) => run([...FROM_SOURCE, "models", ...args], { env: childEnv(home, keys) });
 type Listed = Array<{ id: string; provider: string; routable: boolean }>;
 
 describe("relay models", () => {
-  test("--json lists exactly the routable models (every provider keyed), with the config's overrides applied", async () => {
+  test("--json lists every model of a keyed provider (every provider keyed here), the price data's newest included, with the config's overrides applied", async () => {
     const r = await models("--json");
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as Array<{ id: string; provider: string; routable: boolean; price?: { input: number } }>;
-    expect(list.every((m) => m.routable)).toBe(true);
     const ids = list.map((m) => `${m.provider}:${m.id}`);
-    expect(ids).toContain("ollama:llama3.2");
-    expect(ids).not.toContain("anthropic:claude-opus-4-5");
+    expect(ids).toEqual(expect.arrayContaining(["ollama:llama3.2", "anthropic:claude-opus-5-5", "openai:gpt-5.5", "google:gemini-3.5-flash"]));
+    expect(list.find((m) => m.id === "llama3.2")?.routable).toBe(true);
+    expect(list.find((m) => m.id === "claude-opus-4-5")?.routable).toBe(false);
     expect(list.find((m) => m.id === "claude-haiku-4-5")?.price?.input).toBe(1);
-    const expected = new Catalog({ overrides: [{ id: "llama3.2", provider: "ollama", routable: true }, { id: "claude-opus-4-5", provider: "anthropic", routable: false }] }).routableModels();
+    const expected = new Catalog({ overrides: [{ id: "llama3.2", provider: "ollama", routable: true }, { id: "claude-opus-4-5", provider: "anthropic", routable: false }] }).list();
     expect(list).toHaveLength(expected.length);
   });
 
-  test("--all adds the models that are not routed to", async () => {
-    const all = JSON.parse((await models("--all", "--json")).stdout) as Array<{ id: string; routable: boolean }>;
-    const routable = JSON.parse((await models("--json")).stdout) as unknown[];
-    expect(all.length).toBeGreaterThan(routable.length);
-    expect(all.find((m) => m.id === "claude-opus-4-5")?.routable).toBe(false);
+  test("--all adds the providers without a key", async () => {
+    const keyed = JSON.parse((await modelsWith({ OPENAI_API_KEY: "sk-test" }, "--json")).stdout) as Listed;
+    const all = JSON.parse((await modelsWith({ OPENAI_API_KEY: "sk-test" }, "--all", "--json")).stdout) as Listed;
+    expect(all.length).toBeGreaterThan(keyed.length);
+    expect(keyed.some((m) => m.provider === "anthropic")).toBe(false);
+    expect(all.some((m) => m.provider === "anthropic")).toBe(true);
   });
 
   test("the table shows prices per million tokens and the context window", async () => {
