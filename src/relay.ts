@@ -1,8 +1,8 @@
 // The composition root: builds every long-lived part of a running Relay from
 // the loaded configuration, and takes them down again in order.
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { installId } from "./config/install-id.ts";
-import { dataDir, pluginDirs, relayHome } from "./config/paths.ts";
+import { pluginDirs, relayHome } from "./config/paths.ts";
 import { ConfigError, loadConfig, type LoadedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import type { Catalog } from "./core/catalog/catalog.ts";
@@ -23,7 +23,7 @@ import { loadPlugins } from "./plugin/host.ts";
 import { vetPluginOptions } from "./plugin/options.ts";
 import { Registry } from "./plugin/registry.ts";
 import { watchPaths } from "./runtime/fs.ts";
-import { openStore } from "./store/open.ts";
+import { openConfiguredStore } from "./store/open.ts";
 import type { Store } from "./store/types.ts";
 
 export interface RelayOptions {
@@ -87,10 +87,7 @@ export class Relay implements RouterDeps {
 
   static async create(opts: RelayOptions): Promise<Relay> {
     const c = opts.loaded.config;
-    const store =
-      c.store.driver === "postgres"
-        ? await openStore({ driver: "postgres", url: requirePostgresUrl(c) })
-        : await openStore({ driver: "sqlite", path: join(dataDir(c, opts.env), "relay.db"), onError: (message) => opts.log.warn(message) });
+    const store = await openConfiguredStore(c, opts.env, (message) => opts.log.warn(message));
     const relay = new Relay(opts.loaded, opts.env, opts.log, store, opts.clock ?? systemClock);
     // Invalid strategy options stop the start: served, they would fail every request that uses them.
     const problems = await relay.loadUserPlugins();
@@ -192,7 +189,3 @@ export class Relay implements RouterDeps {
 
 const PRUNE_EVERY_MS = 3_600_000;
 
-function requirePostgresUrl(c: Config): string {
-  if (!c.store.postgresUrl) throw new Error("store.driver is postgres but store.postgresUrl (env RELAY_POSTGRES_URL) is not set");
-  return c.store.postgresUrl;
-}

@@ -6,6 +6,7 @@ import { scrubSecrets } from "../core/secrets/known.ts";
 import { VERSION } from "../version.ts";
 import { COMMON_FLAGS, LISTEN_FLAGS, UsageError, parseFlags } from "./args.ts";
 import { loadCommandConfig } from "./commands/context.ts";
+import { cloudAdminCommand, isCloudAdmin } from "./commands/cloud.ts";
 import { OPERATOR_COMMANDS } from "./commands/index.ts";
 import { terminalFor } from "./output.ts";
 import { serve } from "./serve.ts";
@@ -46,8 +47,19 @@ Run 'relay <command> --help' for a command's flags.`,
 Runs the local proxy. Defaults: --port 4100 (env RELAY_PORT), --host 127.0.0.1 (env RELAY_HOST).
 Listening beyond loopback requires an admin token (RELAY_ADMIN_TOKEN).`,
   cloud: `Usage: relay cloud [--port N] [--host ADDR] [common flags]
+       relay cloud teams create --name NAME [--plan free|maker|pro]
+       relay cloud teams set-plan TEAM PLAN
+       relay cloud teams list
+       relay cloud keys create --team TEAM [--type standard|read-only] [--name NAME]
+       relay cloud keys list --team TEAM
+       relay cloud keys rotate KEY
+       relay cloud keys revoke KEY
 
-Runs the hosted/cloud surfaces on their own listener. Default --port 4200.`,
+Runs the hosted API on its own listener (default --port 4200). The teams and keys
+subcommands work on the configured store directly (store.driver), running or not:
+'teams create' prints the team's first standard key, and 'keys create' and 'keys rotate'
+a new key, once (it is stored only as a hash). A rotated key stays valid until revoked.
+--json prints JSON.`,
   service: `Usage: relay service install --print [--user NAME]
 
 Prints a hardened systemd unit that runs this binary; redirect it to /etc/systemd/system/relay.service.`,
@@ -135,6 +147,7 @@ export async function main(argv: string[], env: Env = process.env, raw: CliIO = 
     switch (command) {
       case "start":
       case "cloud": {
+        if (command === "cloud" && isCloudAdmin(args)) return await cloudAdminCommand(args, { env, io, term: terminalFor(process, env), help: HELP.cloud! });
         const { values } = parseFlags(args, LISTEN_FLAGS, command);
         if (values.help) return printHelp(io, command);
         const loaded = loadCommandConfig(values, env, command === "start" ? "server" : "cloud");

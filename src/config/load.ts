@@ -79,6 +79,7 @@ export function envLayer(env: Record<string, string | undefined>): Tree {
   set("RELAY_LOG_LEVEL", (v) => (out.logLevel = v));
   set("RELAY_ADMIN_TOKEN", (v) => (out.adminToken = v));
   set("RELAY_POSTGRES_URL", (v) => (out.store = { driver: "postgres", postgresUrl: v }));
+  set("RELAY_REDIS_URL", (v) => (out.cloud = { redisUrl: v }));
   return out;
 }
 

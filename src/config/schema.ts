@@ -106,6 +106,13 @@ export const ConfigSchema = T.Object(
       {
         host: T.String({ default: "127.0.0.1", description: "`relay cloud` listen address", ...fileOnly("listen") }),
         port: T.Integer({ minimum: 0, maximum: 65535, default: 4200, description: "`relay cloud` port", ...fileOnly("listen") }),
+        redisUrl: T.Optional(
+          T.String({
+            format: "uri",
+            description: "Redis shared by `relay cloud` instances (env RELAY_REDIS_URL), reported as `cache` by /api/health; unset = the in-process cache",
+            ...fileOnly("secret"),
+          }),
+        ),
       },
       { default: {}, additionalProperties: false },
     ),

@@ -114,6 +114,31 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX responses_ts ON responses (ts)",
     ],
   },
+  {
+    version: 6,
+    name: "teams and api keys",
+    // The hosted API's tenants and their keys (src/store/teams/, src/store/keys/): a key is found by
+    // the hash of its secret, a team's keys by team.
+    statements: () => [
+      `CREATE TABLE teams (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      `CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL REFERENCES teams (id),
+        type TEXT NOT NULL,
+        name TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      )`,
+      "CREATE INDEX api_keys_team ON api_keys (team_id)",
+    ],
+  },
 ];
 
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -1,5 +1,8 @@
 // Store factory: picks the driver and brings the schema up to date.
 
+import { join } from "node:path";
+import { dataDir } from "../config/paths.ts";
+import type { Config } from "../config/schema.ts";
 import { PostgresStore } from "./postgres.ts";
 import { SqliteStore } from "./sqlite.ts";
 import type { Store } from "./types.ts";
@@ -18,4 +21,11 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     throw err;
   }
   return store;
+}
+
+/** The store a configuration names: Postgres at store.postgresUrl, else SQLite in the data directory. */
+export function openConfiguredStore(c: Config, env: Record<string, string | undefined>, onError?: (message: string) => void): Promise<Store> {
+  if (c.store.driver !== "postgres") return openStore({ driver: "sqlite", path: join(dataDir(c, env), "relay.db"), onError });
+  if (!c.store.postgresUrl) throw new Error("store.driver is postgres but store.postgresUrl (env RELAY_POSTGRES_URL) is not set");
+  return openStore({ driver: "postgres", url: c.store.postgresUrl });
 }

@@ -3,6 +3,7 @@
 import type { AgentRegistry } from "./agents/types.ts";
 import { SqlAgentRegistry } from "./agents/sql.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
+import { SqlApiKeyStore } from "./keys/sql.ts";
 import { SqlKv } from "./kv/sql.ts";
 import type { KvStore } from "./kv/types.ts";
 import { LATEST_VERSION, type Dialect } from "./migrations.ts";
@@ -10,6 +11,7 @@ import { SqlResponseStore } from "./responses/sql.ts";
 import type { ResponseStore } from "./responses/types.ts";
 import type { RunLog } from "./runs/types.ts";
 import type { SqlConnection } from "./sql.ts";
+import { SqlTeamStore } from "./teams/sql.ts";
 import type { Store } from "./types.ts";
 
 export abstract class SqlStore implements Store {
@@ -19,17 +21,27 @@ export abstract class SqlStore implements Store {
   readonly kv: KvStore;
   readonly agents: AgentRegistry;
   readonly responses: ResponseStore;
+  readonly teams: SqlTeamStore;
+  readonly apiKeys: SqlApiKeyStore;
 
   constructor(protected readonly sql: SqlConnection) {
     this.kv = new SqlKv(sql);
     this.agents = new SqlAgentRegistry(sql);
     this.responses = new SqlResponseStore(sql);
+    this.teams = new SqlTeamStore(sql);
+    this.apiKeys = new SqlApiKeyStore(sql);
   }
 
   /** Driver-level health check, before the migration version check. */
   protected abstract storageIntact(): Promise<boolean>;
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
+
+  async ping(): Promise<void> {
+    // A read of a real table on the connection a key lookup uses (SQLite: its main one, so it answers
+    // while the reader thread runs a long integrity_check).
+    await this.sql.one("SELECT version FROM schema_migrations LIMIT 1", []);
+  }
 
   async integrityCheck(): Promise<boolean> {
     if (!(await this.storageIntact())) return false;

@@ -3,9 +3,11 @@
 // embedded default and Postgres (Bun.SQL) serves multi-instance deployments.
 import type { AgentRegistry } from "./agents/types.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
+import type { ApiKeyStore } from "./keys/types.ts";
 import type { KvStore } from "./kv/types.ts";
 import type { ResponseStore } from "./responses/types.ts";
 import type { RunLog } from "./runs/types.ts";
+import type { TeamStore } from "./teams/types.ts";
 
 export interface Store {
   readonly driver: "sqlite" | "postgres";
@@ -15,10 +17,15 @@ export interface Store {
   readonly agents: AgentRegistry;
   /** Stored Responses API answers (POST /v1/responses with `store`). */
   readonly responses: ResponseStore;
+  /** The hosted API's teams and their API keys (`relay cloud`). */
+  readonly teams: TeamStore;
+  readonly apiKeys: ApiKeyStore;
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** True when the database reports no corruption. */
   integrityCheck(): Promise<boolean>;
+  /** A cheap query that answers while the database is reachable; rejects otherwise (the hosted health check). */
+  ping(): Promise<void>;
   /** Finish pending work and release the database. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { Relay } from "../relay.ts";
 import { createApp } from "./app.ts";
 import { browserGuard, type ListenerAddress } from "./browser-guard.ts";
 import { cloudSurface } from "./cloud/index.ts";
+import { unknownRoute } from "./cloud/errors.ts";
 import { controlSurface } from "./control/index.ts";
 import { dashboardSurface } from "./dashboard/index.ts";
 import { docsSurface } from "./docs/index.ts";
@@ -29,7 +30,7 @@ export function buildFetch(relay: Relay, command: "start" | "cloud") {
   let address: ListenerAddress = { hostname: "", port: 0 };
   return createApp([...surfaces, docsSurface(surfaces, relay.log)], {
     log: relay.log,
-    fallback: command === "start" ? proxyFallback(relay) : undefined,
+    fallback: command === "start" ? proxyFallback(relay) : unknownRoute,
     fastPath: command === "start" ? proxyFastPath(relay) : undefined,
     corsOrigins: () => server().corsOrigins,
     // Both listeners take only JSON bodies, and judge browsers by the same settings.

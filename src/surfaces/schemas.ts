@@ -259,11 +259,15 @@ export const HostedHealth = T.Object(
   {
     status: T.Union([T.Literal("ok"), T.Literal("degraded")]),
     timestamp: Iso,
-    version: T.String(),
-    uptime: T.Integer({ description: "seconds" }),
-    services: T.Object({ database: T.String(), cache: T.String(), ai_providers: T.String() }),
+    version: T.String({ description: "semantic version, e.g. 1.2.0" }),
+    uptime: T.Integer({ minimum: 0, description: "whole seconds since the process started" }),
+    services: T.Object({
+      database: T.String({ examples: ["healthy", "unreachable", "integrity_failed"] }),
+      cache: T.String({ examples: ["healthy", "unreachable", "unhealthy"] }),
+      ai_providers: T.String({ examples: ["healthy", "no_credentials", "all_cooled_down"] }),
+    }),
   },
-  { $id: "HostedHealth", description: "Spec §2.5." },
+  { $id: "HostedHealth", description: "Spec §2.5. `healthy` when fine; otherwise a reason (see the operation)." },
 );
 
 // ---- shared by control, telemetry and dashboard ----

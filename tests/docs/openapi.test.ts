@@ -143,7 +143,13 @@ describe("the OpenAPI document", () => {
 
   test("the `relay cloud` surface is documented too", () => {
     const cloud = openApiDocument([cloudSurface(w.dashboard.relay.relay)], { title: "Relay cloud", version: VERSION });
-    expect(Object.keys(cloud.paths).sort()).toEqual(["/api/health", "/health"]);
+    expect(Object.keys(cloud.paths).sort()).toEqual(["/api/health", "/api/keys", "/api/keys/{id}", "/api/keys/{id}/rotate", "/health"]);
+    // Guarded routes document the key header, the guard's refusals and the rate-limit headers.
+    const list = cloud.paths["/api/keys"]!.get! as any;
+    expect(list.parameters).toContainEqual(expect.objectContaining({ name: "x-api-key", in: "header", required: true }));
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(["200", "401", "429"]));
+    expect(list.responses[200].headers).toHaveProperty("x-ratelimit-remaining");
+    expect(Object.keys((cloud.paths["/api/keys"]!.post! as any).responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "413", "429"]));
     expect(cloud.paths["/health"]!.get!.responses).toMatchObject({ 200: { content: { "application/json": { schema: { $ref: "#/components/schemas/HostedHealth" } } } } });
   });
 

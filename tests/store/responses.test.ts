@@ -1,58 +1,11 @@
 // The stored Responses API answers (src/store/responses/) on both drivers: round trip, replace,
 // delete, retention. Postgres is skipped with a warning when unreachable, required when CI=true.
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { openStore } from "../../src/store/open.ts";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { StoredResponse } from "../../src/store/responses/types.ts";
 import type { Store } from "../../src/store/types.ts";
+import { storeDrivers } from "./drivers.ts";
 
-const PG_URL = process.env.RELAY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-async function postgresReachable(): Promise<boolean> {
-  const sql = new SQL(PG_URL, { max: 1, connectionTimeout: 3 });
-  try {
-    await sql`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.close();
-  }
-}
-
-const pg = await postgresReachable();
-if (!pg) {
-  if (process.env.CI === "true") throw new Error(`postgres unreachable at ${PG_URL}: CI requires it`);
-  console.warn(`postgres unreachable at ${PG_URL}: skipping its half`);
-}
-
-const root = mkdtempSync(path.join(tmpdir(), "relay-responses-"));
-const schema = `relay_resp_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-let n = 0;
-const DRIVERS = [
-  { name: "sqlite", available: true, open: () => openStore({ driver: "sqlite", path: path.join(root, `t${++n}`, "relay.db") }) },
-  {
-    name: "postgres",
-    available: pg,
-    open: async () => {
-      const admin = new SQL(PG_URL, { max: 1 });
-      await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.close();
-      return openStore({ driver: "postgres", url: PG_URL, schema });
-    },
-  },
-] as const;
-
-afterAll(async () => {
-  rmSync(root, { recursive: true, force: true });
-  if (!pg) return;
-  const admin = new SQL(PG_URL, { max: 1 });
-  await admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.close();
-});
+const DRIVERS = await storeDrivers("relay-responses");
 
 const stored = (id: string, ts: number, over: Partial<StoredResponse> = {}): StoredResponse => ({
   id,

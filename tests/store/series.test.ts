@@ -9,20 +9,9 @@ import path from "node:path";
 import { openStore } from "../../src/store/open.ts";
 import type { RunRecord } from "../../src/core/run-record.ts";
 import type { Store } from "../../src/store/types.ts";
+import { postgresReachable } from "./drivers.ts";
 
 const PG_URL = process.env.RELAY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-async function postgresReachable(url: string): Promise<boolean> {
-  const sql = new SQL(url, { max: 1, connectionTimeout: 3 });
-  try {
-    await sql`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.close();
-  }
-}
 
 const hasPostgres = await postgresReachable(PG_URL);
 if (!hasPostgres) {

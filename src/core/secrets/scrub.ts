@@ -29,6 +29,8 @@ const KEY_SHAPES: Array<[literal: string, shape: RegExp, replacement: string]> =
   // OpenAI, Anthropic and most OpenAI-compatible vendors: sk-, sk-proj-, sk-ant-api03-…. A whole
   // key is long and has a digit, so that words such as "sk-learn" are left alone.
   ["sk-", new RegExp(String.raw`\bsk-(?:(?=[\w-]*\d)[\w-]{20,}|${MASKED_TAIL})`, "g"), REDACTED],
+  // Relay's own hosted API keys (src/core/tenancy/api-keys.ts); the display prefix (`rk_live_ab12`) is too short to match.
+  ["rk_live_", new RegExp(String.raw`\brk_live_(?:[\w-]{20,}|${MASKED_TAIL})`, "g"), REDACTED],
   // Google API keys.
   ["AIza", new RegExp(String.raw`\bAIza(?:[\w-]{20,}|${MASKED_TAIL})`, "g"), REDACTED],
   // A bearer token (with a digit or a mask in it: "Bearer token required" is prose).

@@ -38,10 +38,12 @@ attack("streams: one 40 MB SSE event is not relayed (default caps)", async () =>
     const run = await lastRun(r);
     expect(run?.outcome).toBe("error");
     expect(run?.error).toContain("server.streamMaxEventBytes");
-    // The vendor sees the cut when its socket closes: within milliseconds on a quiet machine, but a
-    // 2-core CI machine busy with a browser test once took over 5 s. The property is that it ends.
-    expect(await until(() => vendor.stats.cancelled === 1, 20_000)).toBe(true);
-    expect(vendor.stats.finished).toBe(0);
+    // The vendor call ends: the vendor sees the cut when its socket closes, within milliseconds on a
+    // quiet machine. On a loaded 2-core machine the fake can write all 40 MB into the socket (Bun's
+    // HTTP client reads ahead of the relay) before the relay reads past the cap, and then it has
+    // finished, not been cancelled (seen once in four loaded runs, vendor stats {finished: 1}); the
+    // client's answer above is the same either way. What must not happen is a call left open.
+    expect(await until(() => vendor.stats.cancelled + vendor.stats.finished === 1, 20_000)).toBe(true);
   } finally {
     await r.stop();
     await vendor.close();

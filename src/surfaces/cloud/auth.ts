@@ -1,0 +1,78 @@
+// The hosted API's guard (spec §5.1–5.2, §8): every /api/* route of `relay cloud` but
+// GET /api/health is registered through `guarded`, which
+//   1. reads `x-api-key`: missing, unknown or revoked → 401;
+//   2. checks the key's type against the route's `accepts`: a read-only key on a core route → 403;
+//   3. counts the request against the team's plan (PLANS' requestsPerMinute, one sliding minute per
+//      team, the limiter of src/core/limits/rate-limit.ts) → 429 with Retry-After when over;
+//   4. hands the team and key to the route (as an argument, and to code further down through
+//      `authOf(request)` / `teamOf(request)`), and puts the rate-limit headers on its answer.
+// Keys are read from the store on every request, never cached, so a revocation holds at once.
+// Rate-limit headers (on every guarded answer, 429s included): x-ratelimit-limit (the plan's
+// requests per minute), x-ratelimit-remaining, x-ratelimit-reset (seconds until the whole limit is
+// free again).
+import { CoreError } from "../../core/errors.ts";
+import type { RateDecision } from "../../core/limits/rate-limit.ts";
+import { hashKey } from "../../core/tenancy/api-keys.ts";
+import { PLANS } from "../../core/tenancy/plans.ts";
+import type { Relay } from "../../relay.ts";
+import type { ApiKey, KeyType } from "../../store/keys/types.ts";
+import type { Team } from "../../store/teams/types.ts";
+
+export interface HostedAuth {
+  team: Team;
+  key: ApiKey;
+}
+
+/** The key types a route accepts: core routes (relay, register, discover, key management) take standard keys only. */
+export const CORE: readonly KeyType[] = ["standard"];
+/** Health, usage analytics and log viewing: read-only keys too. */
+export const READ: readonly KeyType[] = ["standard", "read_only"];
+
+const auths = new WeakMap<Request, HostedAuth>();
+
+/** The team and key that authenticated `request`; only for requests a `guarded` route is serving. */
+export function authOf(request: Request): HostedAuth {
+  const auth = auths.get(request);
+  if (!auth) throw new Error("authOf: the request did not pass the hosted guard (register the route through guarded())");
+  return auth;
+}
+
+export const teamOf = (request: Request): Team => authOf(request).team;
+
+/** `params`: the route's path parameters, decoded. */
+export type HostedHandler = (request: Request, auth: HostedAuth, params: Record<string, string>) => Response | Promise<Response>;
+
+/** An Elysia handler that serves `handler` to requests passing the guard. */
+export function guarded(relay: Relay, accepts: readonly KeyType[], handler: HostedHandler) {
+  return async ({ request, params }: { request: Request; params: Record<string, string> }): Promise<Response> => {
+    const auth = await authenticate(relay, request);
+    if (!accepts.includes(auth.key.type)) {
+      throw new CoreError(403, "permission_denied", `a ${auth.key.type.replace("_", "-")} key cannot use this route; it needs a ${accepts.join(" or ")} key`);
+    }
+    const limit = PLANS[auth.team.plan].requestsPerMinute;
+    const decision = await relay.rate.acquire(`team:${auth.team.id}`, limit);
+    const headers = rateHeaders(decision);
+    if (!decision.allowed) {
+      throw new CoreError(429, "rate_limit_exceeded", `the ${auth.team.plan} plan allows ${limit} requests per minute`, { retryAfter: decision.retryAfterSec, headers });
+    }
+    auths.set(request, auth);
+    const res = await handler(request, auth, params);
+    for (const name in headers) res.headers.set(name, headers[name]!);
+    return res;
+  };
+}
+
+async function authenticate(relay: Relay, request: Request): Promise<HostedAuth> {
+  const secret = request.headers.get("x-api-key");
+  if (!secret) throw new CoreError(401, "missing_api_key", "send your API key in the x-api-key header");
+  const key = await relay.store.apiKeys.keyByHash(await hashKey(secret));
+  if (!key) throw new CoreError(401, "invalid_api_key", "the API key is not valid");
+  if (key.revoked_at !== null) throw new CoreError(401, "invalid_api_key", "the API key was revoked");
+  const team = await relay.store.teams.getTeam(key.team_id);
+  if (!team) throw new CoreError(401, "invalid_api_key", "the API key's team no longer exists");
+  return { team, key };
+}
+
+function rateHeaders(d: RateDecision): Record<string, string> {
+  return { "x-ratelimit-limit": String(d.limit), "x-ratelimit-remaining": String(d.remaining), "x-ratelimit-reset": String(d.resetSec) };
+}
