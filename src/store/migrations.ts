@@ -139,6 +139,32 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX api_keys_team ON api_keys (team_id)",
     ],
   },
+  {
+    version: 7,
+    name: "agent teams, cards and idempotency keys",
+    // Agents belong to a team and may be public (src/store/agents/); a registered A2A card is kept
+    // whole. agent_labels holds what discover's capability filter matches: the capability and the
+    // card's skill ids and tags. idempotency_keys holds the first answer to a POST sent with an
+    // Idempotency-Key, per team and key (src/store/idempotency/).
+    statements: (t) => [
+      "ALTER TABLE agents ADD COLUMN team_id TEXT",
+      `ALTER TABLE agents ADD COLUMN is_public ${t.bool} NOT NULL DEFAULT FALSE`,
+      "ALTER TABLE agents ADD COLUMN card TEXT",
+      "CREATE INDEX agents_team ON agents (team_id)",
+      "CREATE TABLE agent_labels (agent_id TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (agent_id, label))",
+      "CREATE INDEX agent_labels_label ON agent_labels (label)",
+      "INSERT INTO agent_labels (agent_id, label) SELECT id, capability FROM agents",
+      `CREATE TABLE idempotency_keys (
+        team_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status INTEGER,
+        body TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (team_id, key)
+      )`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -3,6 +3,7 @@
 import type { AgentRegistry } from "./agents/types.ts";
 import { SqlAgentRegistry } from "./agents/sql.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
+import { SqlIdempotencyStore } from "./idempotency/sql.ts";
 import { SqlApiKeyStore } from "./keys/sql.ts";
 import { SqlKv } from "./kv/sql.ts";
 import type { KvStore } from "./kv/types.ts";
@@ -23,6 +24,7 @@ export abstract class SqlStore implements Store {
   readonly responses: ResponseStore;
   readonly teams: SqlTeamStore;
   readonly apiKeys: SqlApiKeyStore;
+  readonly idempotency: SqlIdempotencyStore;
 
   constructor(protected readonly sql: SqlConnection) {
     this.kv = new SqlKv(sql);
@@ -30,6 +32,7 @@ export abstract class SqlStore implements Store {
     this.responses = new SqlResponseStore(sql);
     this.teams = new SqlTeamStore(sql);
     this.apiKeys = new SqlApiKeyStore(sql);
+    this.idempotency = new SqlIdempotencyStore(sql);
   }
 
   /** Driver-level health check, before the migration version check. */

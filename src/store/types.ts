@@ -3,6 +3,7 @@
 // embedded default and Postgres (Bun.SQL) serves multi-instance deployments.
 import type { AgentRegistry } from "./agents/types.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
+import type { IdempotencyStore } from "./idempotency/types.ts";
 import type { ApiKeyStore } from "./keys/types.ts";
 import type { KvStore } from "./kv/types.ts";
 import type { ResponseStore } from "./responses/types.ts";
@@ -20,6 +21,8 @@ export interface Store {
   /** The hosted API's teams and their API keys (`relay cloud`). */
   readonly teams: TeamStore;
   readonly apiKeys: ApiKeyStore;
+  /** First answers to hosted POSTs sent with an Idempotency-Key. */
+  readonly idempotency: IdempotencyStore;
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** True when the database reports no corruption. */

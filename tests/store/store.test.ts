@@ -10,7 +10,7 @@ import path from "node:path";
 import { LATEST_VERSION, MIGRATIONS } from "../../src/store/migrations.ts";
 import { openStore } from "../../src/store/open.ts";
 import type { RunRecord } from "../../src/core/run-record.ts";
-import type { Agent } from "../../src/store/agents/types.ts";
+import type { Agent, StoredAgent } from "../../src/store/agents/types.ts";
 import type { Store } from "../../src/store/types.ts";
 
 const PG_URLS = process.env.RELAY_TEST_PG_URL
@@ -132,7 +132,7 @@ function run(over: Partial<RunRecord> = {}): RunRecord {
   };
 }
 
-function agent(id: string, capability: string, createdAt: string): Agent {
+function agent(id: string, capability: string, createdAt: string, over: Partial<StoredAgent> = {}): StoredAgent {
   return {
     id,
     name: `Agent ${id}`,
@@ -141,8 +141,16 @@ function agent(id: string, capability: string, createdAt: string): Agent {
     endpoint: `https://agents.example/${id}`,
     protocol: "http",
     created_at: createdAt,
+    public: false,
+    team_id: "team_a",
+    card: null,
+    labels: [],
+    ...over,
   };
 }
+
+/** What a listing answers of a stored agent. */
+const listed = ({ team_id, card, labels, ...a }: StoredAgent): Agent => a;
 
 for (const driver of drivers) {
   describe.skipIf(!driver.available)(driver.name, () => {
@@ -347,12 +355,25 @@ for (const driver of drivers) {
       const all = await store.agents.listAgents({ limit: 10, offset: 0 });
       expect(all.total).toBe(4);
       expect(all.agents.map((a) => a.id)).toEqual(["agent_x", "agent_b", "agent_a", "agent_c"]);
-      expect(all.agents[0]).toEqual(agent("agent_x", "code", "2023-12-31T00:00:00.000Z"));
+      expect(all.agents[0]).toEqual(listed(agent("agent_x", "code", "2023-12-31T00:00:00.000Z")));
 
       const search = await store.agents.listAgents({ capability: "search", limit: 2, offset: 1 });
       expect(search.total).toBe(3);
       expect(search.agents.map((a) => a.id)).toEqual(["agent_a", "agent_c"]);
       expect(await store.agents.listAgents({ capability: "none", limit: 10, offset: 0 })).toEqual({ agents: [], total: 0 });
+    });
+
+    test("agents are scoped to their team and public ones; labels match skill ids and tags", async () => {
+      await store.agents.insertAgent(agent("agent_own", "search", "2024-01-01T00:00:00.000Z", { labels: ["web", "search"] }));
+      await store.agents.insertAgent(agent("agent_other", "search", "2024-01-02T00:00:00.000Z", { team_id: "team_b" }));
+      await store.agents.insertAgent(agent("agent_pub", "translate", "2024-01-03T00:00:00.000Z", { team_id: "team_b", public: true, labels: ["web"] }));
+
+      const seen = await store.agents.listAgents({ team: "team_a", limit: 10, offset: 0 });
+      expect(seen.agents.map((a) => a.id)).toEqual(["agent_own", "agent_pub"]);
+      expect(seen.agents[1]!.public).toBe(true);
+      const web = await store.agents.listAgents({ team: "team_a", capability: "web", limit: 10, offset: 0 });
+      expect(web).toEqual({ agents: [listed(agent("agent_own", "search", "2024-01-01T00:00:00.000Z")), listed(agent("agent_pub", "translate", "2024-01-03T00:00:00.000Z", { team_id: "team_b", public: true }))], total: 2 });
+      expect((await store.agents.listAgents({ team: "team_b", capability: "search", limit: 10, offset: 0 })).agents.map((a) => a.id)).toEqual(["agent_other"]);
     });
 
     test("integrity check passes and data survives close and reopen", async () => {

@@ -9,10 +9,15 @@ import { errorResponse } from "../http.ts";
 
 const tooLarge = (limit: number) => () => new CoreError(413, "request_too_large", `request body over the ${limit}-byte limit`);
 
+/** The request's body text, read up to `limit` bytes. */
+export const hostedText = (request: Request, limit: number): Promise<string> => readCapped(request, limit, tooLarge(limit));
+
+/** `text` as a JSON object (an empty body is `{}`); 400 when it is not one. */
+export const jsonObjectOf = (text: string): Record<string, unknown> => (text === "" ? {} : parseJsonObject(text));
+
 /** The request's JSON object body, read up to `limit` bytes. */
 export async function hostedJson(request: Request, limit: number): Promise<Record<string, unknown>> {
-  const text = await readCapped(request, limit, tooLarge(limit));
-  return text === "" ? {} : parseJsonObject(text);
+  return jsonObjectOf(await hostedText(request, limit));
 }
 
 /** The cloud listener's answer to a path no route serves (createApp's `fallback`). */

@@ -38,7 +38,7 @@ const RATE_HEADERS = {
 const API_KEY_HEADER = { name: "x-api-key", in: "header" as const, required: true, description: "a key of the team (rk_live_…)", schema: { type: "string" } as never };
 
 /** A route behind the hosted guard: the key header, the guard's refusals, the rate-limit headers on success. */
-function guarded(op: Operation, readOnlyAllowed: boolean): Operation {
+export function guarded(op: Operation, readOnlyAllowed: boolean): Operation {
   const responses: Record<string, object> = { ...op.responses };
   for (const status of Object.keys(responses)) if (status.startsWith("2")) responses[status] = { ...responses[status], headers: RATE_HEADERS };
   const refusals: Record<number, string> = {

@@ -1,0 +1,54 @@
+// The agent registry over the hosted API (spec §2.3–2.4, §4.1; issue 37 item 3): POST /api/register
+// stores an agent of the caller's team (five fields or an A2A Agent Card; src/core/registry/), and
+// GET /api/discover lists the team's agents and public ones, filtered by capability (which also
+// matches a card's skill ids and tags), oldest first. Both are core routes: standard keys only.
+// The registry never fetches an agent's endpoint or card.
+import { Elysia } from "elysia";
+import { newAgent } from "../../core/registry/new-agent.ts";
+import { invalid } from "../../core/registry/fields.ts";
+import type { Relay } from "../../relay.ts";
+import type { Agent, StoredAgent } from "../../store/agents/types.ts";
+import { json } from "../http.ts";
+import * as docs from "../openapi/cloud-agents.ts";
+import { CORE, guarded } from "./auth.ts";
+import { hostedText, jsonObjectOf } from "./errors.ts";
+import { idempotent } from "./idempotency.ts";
+
+/** A card with a hundred skills fits with room to spare. */
+const BODY_LIMIT = 256 * 1024;
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+function publicAgent(a: StoredAgent): Agent {
+  return { id: a.id, name: a.name, capability: a.capability, description: a.description, endpoint: a.endpoint, protocol: a.protocol, created_at: a.created_at, public: a.public };
+}
+
+/** `name`'s integer value in `query`: `fallback` when absent; 400 when not an integer of at least `min`. */
+function integerParam(query: URLSearchParams, name: string, fallback: number, min: number): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw invalid(name, raw, "integer", `must be an integer of at least ${min}`);
+  return n;
+}
+
+export function agentRoutes(relay: Relay) {
+  const agents = relay.store.agents;
+  return new Elysia({ name: "cloud-agents" })
+    .post("/api/register", guarded(relay, CORE, async (request, auth) => {
+      const text = await hostedText(request, BODY_LIMIT);
+      return idempotent(relay, auth.team.id, request, text, async () => {
+        const agent = newAgent(jsonObjectOf(text), auth.team.id, new Date().toISOString());
+        await agents.insertAgent(agent);
+        return json(publicAgent(agent), 201);
+      });
+    }), { parse: "none", detail: docs.register })
+    .get("/api/discover", guarded(relay, CORE, async (request, auth) => {
+      const query = new URL(request.url).searchParams;
+      const limit = Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT);
+      const offset = integerParam(query, "offset", 0, 0);
+      const capability = query.get("capability") || undefined;
+      const page = await agents.listAgents({ team: auth.team.id, capability, limit, offset });
+      return json({ agents: page.agents, total: page.total, limit, offset });
+    }), { detail: docs.discover });
+}
