@@ -4,9 +4,13 @@
 // { error: { code, message, details? }, request_id }.
 
 import type { CoreError } from "../core/errors.ts";
+import type { CallFormat } from "../core/router/call.ts";
 import { encodeRelayError } from "../core/formats/gemini/errors.ts";
 
 export type ErrorStyle = "anthropic" | "openai" | "gemini" | "spec";
+
+/** The error shape of a call's wire format: the Responses API answers errors as OpenAI's other routes do. */
+export const errorStyleOf = (format: CallFormat): ErrorStyle => (format === "responses" ? "openai" : format);
 
 const ANTHROPIC_TYPES: Record<number, string> = {
   400: "invalid_request_error",

@@ -12,7 +12,7 @@ import { readableOf, type RouteResult, type RouteStream } from "../../core/route
 import { route } from "../../core/router/route.ts";
 import type { Relay } from "../../relay.ts";
 import { requestInfo } from "../app.ts";
-import { errorBody } from "../http.ts";
+import { errorBody, errorStyleOf } from "../http.ts";
 import { CORE, guarded, type HostedAuth } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
@@ -89,7 +89,7 @@ function vendorAnswer(result: Exclude<RouteResult, RouteStream>, requestId: stri
   if (result.kind === "answer") return { status: 200, body: result.body, fallback: result.facts.fallbackUsed };
   const err = result.error;
   if (err.code !== "provider_error") throw refusal(err);
-  const body = JSON.stringify(errorBody(err, requestId, format === "responses" ? "openai" : format));
+  const body = JSON.stringify(errorBody(err, requestId, errorStyleOf(format)));
   return { status: err.status, body, fallback: result.record?.fallbackUsed ?? false };
 }
 

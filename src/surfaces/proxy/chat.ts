@@ -11,7 +11,7 @@ import { clientInputError } from "../../core/router/validate.ts";
 import type { Relay } from "../../relay.ts";
 import { requestInfo } from "../app.ts";
 import { readBody } from "../body.ts";
-import { errorResponse, type ErrorStyle } from "../http.ts";
+import { errorResponse, errorStyleOf } from "../http.ts";
 
 /** Spec §6: /v1/messages serves the first vendor's models only; other vendors' go through /v1/chat/completions. */
 const NATIVE_MESSAGES_ONLY = "Native /v1/messages only supports Anthropic models; use /v1/chat/completions for other vendors";
@@ -65,14 +65,13 @@ export async function chat(relay: Relay, request: Request, format: CallFormat, i
     });
   } catch (e) {
     const err = clientInputError(e);
-    if (err) return errorResponse(err, ri.id, styleOf(format));
+    if (err) return errorResponse(err, ri.id, errorStyleOf(format));
     throw e;
   }
   return render(turn ? await turn.settle(result) : result, ri.id, format);
 }
 
 /** The error style of a call format: the Responses API answers errors as OpenAI does. */
-const styleOf = (format: CallFormat): ErrorStyle => (format === "responses" ? "openai" : format);
 
 export const sessionKeyOf = (h: Headers): string | undefined => h.get("x-svc-session") ?? h.get("x-claude-code-session-id") ?? undefined;
 
@@ -93,7 +92,7 @@ function metadataOf(h: Headers): Record<string, unknown> | undefined {
 }
 
 function render(result: RouteResult, requestId: string, format: CallFormat): Response {
-  if (result.kind === "error") return errorResponse(result.error, requestId, styleOf(format));
+  if (result.kind === "error") return errorResponse(result.error, requestId, errorStyleOf(format));
   const headers = routingHeaders(result.contentType, result.facts);
   if (result.kind === "stream") headers["cache-control"] = "no-cache";
   return new Response(result.body, { status: 200, headers });
