@@ -54,7 +54,8 @@ export class Relay implements RouterDeps {
     readonly env: Record<string, string | undefined>,
     readonly log: Logger,
     readonly store: Store,
-    clock: Clock,
+    /** The time source of the guards and of the hosted jobs (retention, webhook retries); tests pass a ManualClock. */
+    readonly clock: Clock,
   ) {
     const install = installId(relayHome(env));
     if (!install.persisted) log.warn("could not keep this install's id in RELAY_HOME; a new one is used until the next start", { home: relayHome(env) });
