@@ -9,6 +9,14 @@ export interface ErrorDetails {
   expected: string;
 }
 
+/** One candidate's failure, listed when every candidate failed (a hosted relay names them all). */
+export interface FailedAttempt {
+  model: string;
+  provider: string;
+  status: number;
+  message: string;
+}
+
 export class CoreError extends Error {
   override name = "CoreError";
   constructor(
@@ -24,6 +32,8 @@ export class CoreError extends Error {
       headers?: Record<string, string>;
       /** Vendor's own error type, kept when relaying a vendor error. */
       vendorType?: string;
+      /** Set when every candidate was tried and each failed in a way another attempt could fix (not a vendor's final answer). */
+      attempts?: FailedAttempt[];
     } = {},
   ) {
     super(message);

@@ -49,6 +49,8 @@ export function errorBody(err: CoreError, requestId: string, style: ErrorStyle):
     error.param = details?.parameter ?? null;
   }
   if (details) error.details = details;
+  // The hosted shape lists each candidate's failure when every one failed (/api/relay).
+  if (style === "spec" && err.extra.attempts) error.attempts = err.extra.attempts;
   return { error, ...(suggestions ? { suggestions } : {}), request_id: requestId };
 }
 

@@ -121,13 +121,40 @@ describe.each(["sqlite", "postgres"] as const)("POST /api/relay on %s", (driver)
     expect(JSON.parse(last[1]!.slice("data: ".length))).toEqual({ relay_id: expect.stringMatching(RELAY_ID), status_code: 200, latency_ms: expect.any(Number), fallback_used: false });
   });
 
-  test("a stream whose vendor refuses is the relay event alone, with the vendor's error body", async () => {
-    w.openai.enqueue({ status: 429, errorType: "rate_limit_exceeded", errorMessage: "slow down" });
+  test("a stream whose vendor refuses before its first event is the relay event alone, with the vendor's error body", async () => {
+    w.openai.enqueue({ status: 400, errorType: "invalid_request_error", errorMessage: "temperature is out of range" });
     const res = await relayCall({ to: "gpt-4o-mini", payload: { ...chatPayload, stream: true } }, { accept: "text/event-stream" });
     const text = await res.text();
     expect(text.startsWith("event: relay\ndata: ")).toBe(true);
     const data = JSON.parse(text.split("\n")[1]!.slice(6));
-    expect(data).toMatchObject({ status_code: 429, fallback_used: false, body: { error: { message: expect.stringContaining("slow down") } } });
+    expect(data).toMatchObject({ status_code: 400, fallback_used: false, body: { error: { message: expect.stringContaining("temperature is out of range") } } });
+  });
+
+  test("every candidate failing is Relay's refusal naming each attempt: 500, or 429 with Retry-After when each was rate limited", async () => {
+    w.anthropic.enqueue({ status: 500, errorMessage: "anthropic broke" });
+    w.openai.enqueue({ status: 503, errorMessage: "openai overloaded" });
+    const { model: __, ...payload } = messagesBody("claude-haiku-4-5");
+    const failed = await relayCall({ to: "claude-haiku-4-5", payload });
+    expect(failed.status).toBe(500);
+    const body = (await failed.json()) as any;
+    expect(body).toEqual({
+      error: {
+        code: "all_candidates_failed",
+        message: expect.stringContaining("anthropic broke"),
+        attempts: [
+          { model: "claude-haiku-4-5", provider: "anthropic", status: 500, message: expect.stringContaining("anthropic broke") },
+          { model: "gpt-4o-mini", provider: "openai", status: 503, message: expect.stringContaining("openai overloaded") },
+        ],
+      },
+      request_id: expect.stringMatching(/^req_/),
+    });
+    expect(failed.headers.get("x-svc-request-id")).toBe(body.request_id);
+
+    w.openai.enqueue({ status: 429, errorType: "rate_limit_exceeded", errorMessage: "slow down", headers: { "retry-after": "30" } });
+    const limited = await relayCall({ to: "gpt-4o-mini", payload: { ...chatPayload, stream: true } }, { accept: "text/event-stream" });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("30");
+    expect(((await limited.json()) as any).error).toMatchObject({ code: "rate_limit_exceeded", attempts: [{ model: "gpt-4o-mini", status: 429 }] });
   });
 
   test("stream without Accept: text/event-stream is a 400 naming accept; a stream refuses an Idempotency-Key", async () => {

@@ -2,7 +2,7 @@
 // the one that tells the client most (a vendor's own error first, then budget, key, rate, cooldown);
 // and whatever else ended a call, as the core's error.
 import type { ModelInfo } from "../../plugin/api.ts";
-import { CoreError } from "../errors.ts";
+import { CoreError, type FailedAttempt } from "../errors.ts";
 import type { IRError } from "../ir.ts";
 import type { BudgetRefusal } from "../limits/budget.ts";
 import type { Caller } from "./call.ts";
@@ -31,7 +31,8 @@ export function finalError(routing: Routing, failures: AttemptFailure[], run: Ru
     return new CoreError(500, "cascade_exhausted", "All cascade models exhausted", { details: { parameter: "model", provided: run.requestedModel, expected: "a reachable model" } });
   if (vendorFailures.length) {
     const f = vendorFailures[vendorFailures.length - 1]!;
-    return providerError(f.status, f.message, f.vendorError, run.vendorHeaders);
+    const attempts = failures.map((a) => ({ model: a.model.id, provider: a.provider, status: a.status, message: a.message }));
+    return providerError(f.status, f.message, f.vendorError, run.vendorHeaders, attempts);
   }
   const budget = failures.find((f) => f.kind === "budget");
   if (budget) return new CoreError(429, "budget_exceeded", budget.message, { retryAfter: budget.retryAfter });
@@ -51,13 +52,15 @@ export function namesModel(deps: RouterDeps, requested: string, model: ModelInfo
   return named !== undefined && named.provider === model.provider && named.id === model.id;
 }
 
-export function providerError(status: number, message: string, vendorError: IRError | undefined, vendorHeaders: Record<string, string>): CoreError {
+/** `attempts`: every candidate failed, these are their failures (see CoreError's extra). */
+export function providerError(status: number, message: string, vendorError: IRError | undefined, vendorHeaders: Record<string, string>, attempts?: FailedAttempt[]): CoreError {
   // Faithful status for vendor answers; a transport failure (no status) is a bad gateway.
   const s = status >= 400 ? status : 502;
   return new CoreError(s, "provider_error", `Provider error: ${message}`, {
     vendorType: vendorError?.vendorType,
     retryAfter: vendorError?.retryAfter,
     headers: vendorHeaders,
+    attempts,
   });
 }
 

@@ -4,7 +4,7 @@
 // that answered, even with an error, makes the relay a 200 carrying the vendor's status and body;
 // Relay's own refusals (validation, key, plan, budget, unknown model, no candidate left) are the
 // hosted error object with their own status.
-import { CoreError } from "../../core/errors.ts";
+import { CoreError, type FailedAttempt } from "../../core/errors.ts";
 import { prefixedId } from "../../core/ids.ts";
 import { bool, invalid, object, text } from "../../core/registry/fields.ts";
 import type { CallFormat } from "../../core/router/call.ts";
@@ -88,9 +88,24 @@ async function relayOnce(relay: Relay, request: Request, auth: HostedAuth, input
 function vendorAnswer(result: Exclude<RouteResult, RouteStream>, requestId: string, format: CallFormat): { status: number; body: string; fallback: boolean } {
   if (result.kind === "answer") return { status: 200, body: result.body, fallback: result.facts.fallbackUsed };
   const err = result.error;
+  if (err.extra.attempts) throw allFailed(err.extra.attempts, err);
   if (err.code !== "provider_error") throw refusal(err);
   const body = JSON.stringify(errorBody(err, requestId, errorStyleOf(format)));
   return { status: err.status, body, fallback: result.record?.fallbackUsed ?? false };
+}
+
+/**
+ * Every candidate failed in a way another attempt could fix (a vendor's 5xx or 429, no answer at all):
+ * Relay's refusal, not a vendor's answer to carry. 429 when each was a rate limit (Retry-After as the
+ * last vendor asked), else 500; `attempts` names each candidate's failure.
+ */
+function allFailed(attempts: FailedAttempt[], last: CoreError): CoreError {
+  const limited = attempts.every((a) => a.status === 429);
+  const list = attempts.map((a) => `${a.model} (${a.provider}): ${a.status} ${a.message}`).join("; ");
+  return new CoreError(limited ? 429 : 500, limited ? "rate_limit_exceeded" : "all_candidates_failed", `Every candidate failed: ${list}`, {
+    attempts,
+    retryAfter: limited ? last.extra.retryAfter : undefined,
+  });
 }
 
 /** The core names fields of the body it routes: on the relay its `model` is `to` and the rest are the payload's. */

@@ -40,7 +40,7 @@ export const relay = guarded(
   {
     summary: "Relay a call to a model",
     description:
-      "Routes `payload` to `to` through Relay's router (fallback chains, budgets and limits apply). When a vendor answered, the relay is a 200 carrying the vendor's status and body, its errors included; Relay's own refusals are the hosted error object. With payload.stream true and Accept: text/event-stream, the answer is the vendor's event stream followed by one `event: relay` whose data is RelayEvent.",
+      "Routes `payload` to `to` through Relay's router (fallback chains, budgets and limits apply). When a vendor's answer is its final word (a success, or a 4xx error no other candidate is tried for), the relay is a 200 carrying the vendor's status and body; when every candidate failed retryably (5xx, 429, no answer) and Relay's own refusals, the answer is the hosted error object (error.attempts lists each candidate's failure). With payload.stream true and Accept: text/event-stream, the answer is the vendor's event stream followed by one `event: relay` whose data is RelayEvent.",
     parameters: [
       headerParameter("Idempotency-Key", "non-streaming relays only (a 400 on a stream): a retry of the same request answers the first relay again (Idempotent-Replayed: true) without calling the vendor"),
       headerParameter("Accept", "text/event-stream, required when payload.stream is true"),
@@ -56,7 +56,7 @@ export const relay = guarded(
         409: "a request with this Idempotency-Key is still running (idempotency_key_in_use)",
         413: "body over server.bodyLimitBytes (request_too_large)",
         422: "this Idempotency-Key was used for a different request (idempotency_key_reused)",
-        500: "Relay's own fault, or no vendor credential for the model (missing_api_key)",
+        500: "every candidate failed (all_candidates_failed, error.attempts lists them), no vendor credential for the model (missing_api_key), or Relay's own fault",
         503: "every candidate model is cooling down (provider_cooled_down)",
       }),
     },
