@@ -17,6 +17,8 @@ import type { RouterDeps } from "./core/router/deps.ts";
 import type { LoopGuard } from "./core/router/loop-guard.ts";
 import { closeParts, reconfigureParts, routerParts } from "./core/router/parts.ts";
 import type { RunWriter } from "./core/telemetry/writer.ts";
+import { pruneTeamRuns } from "./core/tenancy/retention.ts";
+import { WebhookDispatcher } from "./core/webhooks/dispatcher.ts";
 import { assembleRegistry, buildCatalog, strategyOptionsProblems } from "./plugin/assemble.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
 import { loadPlugins } from "./plugin/host.ts";
@@ -45,6 +47,8 @@ export class Relay implements RouterDeps {
   readonly budget: MemoryBudgetGuard;
   readonly writer: RunWriter;
   readonly loop: LoopGuard;
+  /** Sends the hosted teams' webhook deliveries; the cloud listener starts it (src/surfaces/cloud/index.ts). */
+  readonly webhookDispatcher = new WebhookDispatcher(this);
   private catalogCache: Catalog | undefined;
   plugins: { loaded: LoadedPlugin[]; failed: FailedPlugin[] } = { loaded: [], failed: [] };
   private closed = false;
@@ -73,12 +77,21 @@ export class Relay implements RouterDeps {
 
   private readonly pruneTimer: ReturnType<typeof setInterval>;
 
-  /** Drop runs, and stored Responses API answers, older than the retention period; returns how many runs. */
+  /**
+   * Drop runs of no team, and stored Responses API answers, older than the retention period, and each
+   * hosted team's runs older than its plan keeps (src/core/tenancy/retention.ts); returns how many runs.
+   */
   async prune(): Promise<number> {
-    const before = Date.now() - this.config().telemetry.retentionDays * 86_400_000;
+    // One time source for every retention (relay.clock: a test moves it).
+    const now = this.clock.now();
+    const before = now - this.config().telemetry.retentionDays * 86_400_000;
     try {
-      const [runs] = await Promise.all([this.store.runs.prune(before), this.store.responses.prune(before)]);
-      return runs;
+      const [runs, , teamRuns] = await Promise.all([
+        this.store.runs.prune(before),
+        this.store.responses.prune(before),
+        pruneTeamRuns(this.store.teams, this.store.runs, now),
+      ]);
+      return runs + teamRuns;
     } catch (e) {
       // A close cuts a prune short; that is not a failure.
       if (!this.closed) this.log.error("pruning the run log failed", { error: e });
@@ -182,6 +195,7 @@ export class Relay implements RouterDeps {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    await this.webhookDispatcher.stop();
     this.unwatch();
     await closeParts(this, this.log);
     await this.store.close();

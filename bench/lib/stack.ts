@@ -52,6 +52,10 @@ export interface RelayOptions extends GcLogOption {
   cpuProfDir?: string;
   /** Checkout whose src/server.ts is started (default: this one); bench/ab.ts compares two. */
   root?: string;
+  /** `cloud`: the hosted listener (`relay cloud`) instead of the proxy (`relay start`); bench/hosted.ts compares the two. */
+  command?: "start" | "cloud";
+  /** Runs before the listener starts, with the environment it will have (its home and store): e.g. `relay cloud teams create` through relayCommand. */
+  prepare?: (env: Record<string, string>) => Promise<void>;
 }
 
 /**
@@ -76,8 +80,7 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
   const port = await freePort();
   const profiler = opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
   const [gcEnv, gcOutput] = gcLogging(opts);
-  const child = spawnChild("relay", [BUN, ...profiler, join(opts.root ?? ROOT, "src/server.ts"), "start", "--port", `${port}`], {
-    ...gcEnv,
+  const env = {
     RELAY_HOME: home,
     RELAY_CONFIG: config,
     RELAY_DATA_DIR: join(home, "data"),
@@ -87,7 +90,9 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
     ANTHROPIC_API_KEY: "x",
     // As deploy/relay.service and `npm start` run it: Bun otherwise caps outgoing fetches at 256.
     BUN_CONFIG_MAX_HTTP_REQUESTS: "4096",
-  }, gcOutput);
+  };
+  await opts.prepare?.(env);
+  const child = spawnChild("relay", [BUN, ...profiler, join(opts.root ?? ROOT, "src/server.ts"), opts.command ?? "start", "--port", `${port}`], { ...gcEnv, ...env }, gcOutput);
   const url = `http://127.0.0.1:${port}`;
   try {
     await untilAnswering(`${url}/health`, child);
@@ -105,6 +110,14 @@ export async function startRelay(opts: RelayOptions): Promise<Target> {
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs a `relay` command of this checkout to its end (e.g. `cloud teams create --json`) and resolves with its stdout; a failure throws. */
+export async function relayCommand(args: string[], env: Record<string, string>): Promise<string> {
+  const proc = Bun.spawn([BUN, join(ROOT, "src/server.ts"), ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`relay ${args.join(" ")} exited with ${code}: ${err || out}`);
+  return out;
 }
 
 /** Readiness is polled on /health: log lines are not a contract to wait on. */

@@ -11,6 +11,8 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   connections: number;
   durationSec: number;
+  /** One header whose value changes on each request, round-robin (bench/hosted.ts: one API key per team, so no team reaches its plan's rate limit). */
+  cycle?: { header: string; values: string[] };
 }
 
 export interface LoadResult {
@@ -29,7 +31,7 @@ export function assertWrkInstalled(): void {
 export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), "relay-bench-wrk-"));
   const script = join(dir, "post.lua");
-  writeFileSync(script, luaPost(spec.body, spec.headers ?? {}));
+  writeFileSync(script, luaPost(spec.body, spec.headers ?? {}, spec.cycle));
   try {
     const proc = tracked(
       Bun.spawn(["wrk", "-t1", `-c${spec.connections}`, `-d${spec.durationSec}s`, "--timeout", "30s", "--latency", "-s", script, spec.url], {
@@ -45,7 +47,7 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
   }
 }
 
-function luaPost(body: string, headers: Record<string, string>): string {
+function luaPost(body: string, headers: Record<string, string>, cycle?: LoadSpec["cycle"]): string {
   // A Lua long string needs no escaping as long as the text has no "]==]"; inside [ ] it needs
   // spaces around it, since "[[" would open a long string of its own.
   const long = (text: string) => {
@@ -54,6 +56,12 @@ function luaPost(body: string, headers: Record<string, string>): string {
   };
   const lines = ['wrk.method = "POST"', `wrk.body = ${long(body)}`];
   for (const [name, value] of Object.entries({ "content-type": "application/json", ...headers })) lines.push(`wrk.headers[ ${long(name)} ] = ${long(value)}`);
+  if (cycle) {
+    // Every request is formatted once, at start: per request wrk only picks the next one.
+    lines.push("local requests, n = {}, 0", "init = function()", `  for i, v in ipairs({ ${cycle.values.map(long).join(", ")} }) do`);
+    lines.push(`    wrk.headers[ ${long(cycle.header)} ] = v`, "    requests[i] = wrk.format()", "  end", "end");
+    lines.push("request = function() n = n % #requests + 1; return requests[n] end");
+  }
   return `${lines.join("\n")}\n`;
 }
 

@@ -12,6 +12,7 @@ import { installToken, installTokenFile } from "../surfaces/install-token.ts";
 import { isLoopback } from "../core/net/loopback.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
+import { cloudTls } from "./cloud-tls.ts";
 import { providerLines, providersFound } from "./startup-providers.ts";
 
 /** `say` prints the human-readable start-up lines (stderr: stdout carries the JSON log). */
@@ -29,6 +30,7 @@ export async function serve(
       `refusing to listen on ${host}: administrative routes would be open to the network; set RELAY_ADMIN_TOKEN (16+ characters) or listen on 127.0.0.1`,
     );
   }
+  const tls = command === "cloud" ? cloudTls(c.cloud) : undefined;
   // Created now, not on the first admin request: a home Relay cannot write is reported at start.
   let adminToken = "configured";
   if (!c.adminToken) {
@@ -48,6 +50,7 @@ export async function serve(
     listener = listen({
       hostname: host,
       port,
+      tls,
       fetch,
       // Relay enforces its own body limit (with the spec's error); this is only a backstop.
       maxRequestBodySize: c.server.bodyLimitBytes * 4,
@@ -55,7 +58,8 @@ export async function serve(
     });
   } catch (e) {
     await relay.close();
-    throw new UsageError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    const files = tls ? " (serving HTTPS with cloud.tls.cert and cloud.tls.key)" : "";
+    throw new UsageError(`cannot listen on ${host}:${port}${files}: ${(e as Error).message}`);
   }
   log.info("relay listening", {
     command,

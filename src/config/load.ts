@@ -79,7 +79,13 @@ export function envLayer(env: Record<string, string | undefined>): Tree {
   set("RELAY_LOG_LEVEL", (v) => (out.logLevel = v));
   set("RELAY_ADMIN_TOKEN", (v) => (out.adminToken = v));
   set("RELAY_POSTGRES_URL", (v) => (out.store = { driver: "postgres", postgresUrl: v }));
-  set("RELAY_REDIS_URL", (v) => (out.cloud = { redisUrl: v }));
+  const cloud: Tree = {};
+  const tls: Tree = {};
+  set("RELAY_REDIS_URL", (v) => (cloud.redisUrl = v));
+  set("RELAY_CLOUD_TLS_CERT", (v) => (tls.cert = v));
+  set("RELAY_CLOUD_TLS_KEY", (v) => (tls.key = v));
+  if (Object.keys(tls).length) cloud.tls = tls;
+  if (Object.keys(cloud).length) out.cloud = cloud;
   return out;
 }
 

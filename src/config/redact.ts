@@ -2,7 +2,7 @@
 // /v1/config, /dashboard/config, `relay doctor`) goes through it. Free text from
 // outside (vendor errors, log lines, CLI output) goes through src/core/secrets.
 
-const SECRET_KEY = /(api[-_]?key|token|secret|password|authorization|credential)/i;
+const SECRET_KEY = /(api[-_]?key|master[-_]?key|token|secret|password|authorization|credential)/i;
 export const REDACTED = "[redacted]";
 
 /** A field or variable name that holds a secret: its value is masked here and scrubbed by value elsewhere. */

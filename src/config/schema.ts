@@ -113,6 +113,27 @@ export const ConfigSchema = T.Object(
             ...fileOnly("secret"),
           }),
         ),
+        tls: T.Optional(
+          T.Object(
+            {
+              cert: T.String({ minLength: 1, description: "PEM certificate (chain) file; with key, `relay cloud` serves HTTPS (env RELAY_CLOUD_TLS_CERT)", ...fileOnly("path") }),
+              key: T.String({ minLength: 1, description: "PEM private key file of cert (env RELAY_CLOUD_TLS_KEY)", ...fileOnly("path") }),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        behindProxy: T.Boolean({
+          default: false,
+          description:
+            "`relay cloud` sits behind a TLS-terminating reverse proxy (Caddy, nginx) and may listen off loopback without cloud.tls; forwarded headers (X-Forwarded-For, X-Forwarded-Proto) are still not trusted",
+          ...fileOnly("listen"),
+        }),
+        allowPrivateNetworks: T.Boolean({
+          default: false,
+          description:
+            "let the calls Relay makes to URLs its users give (an A2A card's card_url, webhooks) reach loopback, private, link-local and other non-public addresses; false = refused with 400 unsafe_url",
+          ...fileOnly("listen"),
+        }),
       },
       { default: {}, additionalProperties: false },
     ),

@@ -13,3 +13,13 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** Standard base64 of the bytes (btoa: every runtime has it). */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** The bytes of standard or URL-safe base64, padded or not; throws on other characters. */
+export const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));

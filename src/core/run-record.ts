@@ -45,6 +45,8 @@ export interface RunRecord {
   error?: string;
   /** Gateway's own time on the request, excluding the vendor's. */
   overheadMs: number;
+  /** The hosted team whose run it is (src/core/tenancy/request-log.ts); absent on the proxy's own runs. */
+  teamId?: string;
 }
 
 /**

@@ -6,9 +6,16 @@ export interface BoundAddress {
   readonly port: number;
 }
 
+/** PEM texts of a certificate (chain) and its private key: the listener then serves HTTPS. */
+export interface TlsFiles {
+  cert: string;
+  key: string;
+}
+
 export interface ListenOptions {
   hostname: string;
   port: number;
+  tls?: TlsFiles;
   /** Gets the socket's address with every request (the browser guard checks Host against its port). */
   fetch: (request: Request, bound: BoundAddress) => Response | Promise<Response>;
   /** Hard cap enforced by the runtime; the proxy answers its own error below it. */
@@ -43,6 +50,7 @@ export function listen(opts: ListenOptions): Listener {
   const server = Bun.serve({
     hostname: opts.hostname,
     port: opts.port,
+    tls: opts.tls,
     fetch: (request) => {
       served++;
       return opts.fetch(request, bound);
@@ -59,7 +67,7 @@ export function listen(opts: ListenOptions): Listener {
   return {
     hostname,
     port,
-    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+    url: `${opts.tls ? "https" : "http"}://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
     inFlight: () => server.pendingRequests,
     noTimeout: (request) => server.timeout(request, 0),
     async stop(graceMs) {

@@ -34,7 +34,7 @@ export type WriterRequest =
   | { op: "insert"; seq: number; json: string }
   | { op: "sync"; seq: number }
   | { op: "incr"; seq: number; key: string; delta: number }
-  | { op: "prune"; seq: number; before: number }
+  | { op: "prune"; seq: number; before: number; team?: string }
   | { op: "close"; seq: number };
 /** `value`: an incr's new counter value, a prune's count of runs deleted. */
 export type WriterReply = { seq: number; error?: string; value?: number };
@@ -110,7 +110,7 @@ export class JournalWriter {
         return { seq: msg.seq, value: Number(row.value) };
       }
       case "prune":
-        return this.prune(msg.before).then((value) => ({ seq: msg.seq, value }));
+        return this.prune(msg.before, msg.team).then((value) => ({ seq: msg.seq, value }));
       case "close":
         if (this.journal) this.commitAll();
         this.journal?.close();
@@ -200,20 +200,22 @@ export class JournalWriter {
     this.commitTimer ??= this.timers.setTimeout(this.commitInSlices, COMMIT_INTERVAL_MS);
   }
 
-  /** Deletes the runs older than `before`, PRUNE_CHUNK rows a task; resolves to the count. */
-  private prune(before: number): Promise<number> {
+  /** Deletes the runs older than `before` (of `team`, or of no team), PRUNE_CHUNK rows a task; resolves to the count. */
+  private prune(before: number, team: string | undefined): Promise<number> {
     if (!this.db) throw this.notOpen();
     // What is journaled but not committed is counted and deleted too.
     this.commitAll();
     const db = this.db;
-    const chunk = db.query("DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs WHERE ts < ? LIMIT ?)");
+    const scope = team === undefined ? "team_id IS NULL" : "team_id = ?";
+    const chunk = db.query(`DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs WHERE ts < ? AND ${scope} LIMIT ?)`);
+    const args = team === undefined ? [before, PRUNE_CHUNK] : [before, team, PRUNE_CHUNK];
     let deleted = 0;
     return new Promise<number>((resolve, reject) => {
       const next = (): void => {
         // Closed meanwhile: what was deleted is deleted, the rest waits for the next prune.
         if (this.db !== db) return resolve(deleted);
         try {
-          const n = chunk.run(before, PRUNE_CHUNK).changes;
+          const n = chunk.run(...args).changes;
           deleted += n;
           if (n < PRUNE_CHUNK) return resolve(deleted);
         } catch (e) {

@@ -165,6 +165,95 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 8,
+    name: "runs team",
+    // The hosted team a run belongs to (its request log, its plan's retention); NULL for the proxy's
+    // own runs, which the partial index leaves out so they pay nothing more on insert.
+    statements: () => [
+      "ALTER TABLE runs ADD COLUMN team_id TEXT",
+      "CREATE INDEX runs_team_ts ON runs (team_id, ts) WHERE team_id IS NOT NULL",
+    ],
+  },
+  {
+    version: 9,
+    name: "webhooks",
+    // Outbound webhooks (src/store/webhooks/): a team's endpoints, the deliveries of its events (the
+    // dispatcher finds due ones by the partial index) and each delivery's attempts. Times in ms.
+    statements: (t) => [
+      `CREATE TABLE webhook_endpoints (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL REFERENCES teams (id),
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        description TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        previous_secret TEXT,
+        previous_secret_expires_at ${t.bigint},
+        enabled ${t.bool} NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      "CREATE INDEX webhook_endpoints_team ON webhook_endpoints (team_id)",
+      `CREATE TABLE webhook_deliveries (
+        id TEXT PRIMARY KEY,
+        endpoint_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        next_attempt_at ${t.bigint},
+        last_status INTEGER,
+        last_error TEXT,
+        created_at ${t.bigint} NOT NULL,
+        updated_at ${t.bigint} NOT NULL
+      )`,
+      "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'",
+      "CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at)",
+      `CREATE TABLE webhook_attempts (
+        delivery_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        at ${t.bigint} NOT NULL,
+        response_status INTEGER,
+        error TEXT,
+        duration_ms ${t.bigint} NOT NULL,
+        PRIMARY KEY (delivery_id, attempt)
+      )`,
+    ],
+  },
+  {
+    version: 10,
+    name: "console sessions",
+    // Signed-in browsers of the team console (src/store/console-sessions/), found by the hash of
+    // their token; expired ones are deleted by expires_at.
+    statements: (t) => [
+      `CREATE TABLE console_sessions (
+        token_hash TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at ${t.bigint} NOT NULL
+      )`,
+      "CREATE INDEX console_sessions_expires ON console_sessions (expires_at)",
+    ],
+  },
+  {
+    version: 11,
+    name: "provider credentials",
+    // A team's stored provider keys (src/store/credentials/), sealed under the master key; suffix is
+    // the key's last characters, shown masked.
+    statements: () => [
+      `CREATE TABLE provider_credentials (
+        team_id TEXT NOT NULL REFERENCES teams (id),
+        provider TEXT NOT NULL,
+        ciphertext TEXT NOT NULL,
+        suffix TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        rotated_at TEXT,
+        PRIMARY KEY (team_id, provider)
+      )`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

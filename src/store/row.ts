@@ -37,6 +37,7 @@ export type RunRow = {
   session_key: string | null;
   error: string | null;
   overhead_ms: number;
+  team_id: string | null;
 };
 
 export type ColumnKind = "text" | "int" | "real" | "bool" | "json";
@@ -68,12 +69,13 @@ export const RUN_COLUMN_KINDS: Record<keyof RunRow, ColumnKind> = {
   session_key: "text",
   error: "text",
   overhead_ms: "real",
+  team_id: "text",
 };
 
 export const RUN_COLUMNS = Object.keys(RUN_COLUMN_KINDS) as (keyof RunRow)[];
 
-/** The columns that may be NULL (migration 1; tests/store/row.test.ts holds this to the SQLite schema). */
-export const RUN_NULLABLE_COLUMNS: ReadonlySet<keyof RunRow> = new Set(["tier", "session_key", "error"]);
+/** The columns that may be NULL (migrations 1 and 8; tests/store/row.test.ts holds this to the SQLite schema). */
+export const RUN_NULLABLE_COLUMNS: ReadonlySet<keyof RunRow> = new Set(["tier", "session_key", "error", "team_id"]);
 
 /**
  * A run's column values in RUN_COLUMNS order, its JSON columns still values: the one mapping from
@@ -84,6 +86,8 @@ export const RUN_NULLABLE_COLUMNS: ReadonlySet<keyof RunRow> = new Set(["tier", 
  */
 export type RunRowTuple = Array<string | number | boolean | null | object>;
 
+// team_id is last, as migration 8 added it: a journal written before it holds tuples a value short,
+// whose missing team_id binds as NULL on replay (tests/store/team-runs.test.ts).
 export function runRowTuple(r: RunRecord): RunRowTuple {
   return [
     r.id,
@@ -111,6 +115,7 @@ export function runRowTuple(r: RunRecord): RunRowTuple {
     r.sessionKey ?? null,
     r.error ?? null,
     r.overheadMs,
+    r.teamId ?? null,
   ];
 }
 
@@ -226,6 +231,8 @@ export function fromRunRow(row: Row): RunRecord {
   if (sessionKey !== undefined) rec.sessionKey = sessionKey;
   const error = optional(row.error);
   if (error !== undefined) rec.error = error;
+  const teamId = optional(row.team_id);
+  if (teamId !== undefined) rec.teamId = teamId;
   return rec;
 }
 

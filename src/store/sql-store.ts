@@ -3,6 +3,8 @@
 import type { AgentRegistry } from "./agents/types.ts";
 import { SqlAgentRegistry } from "./agents/sql.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
+import { SqlConsoleSessionStore } from "./console-sessions/sql.ts";
+import { SqlCredentialStore } from "./credentials/sql.ts";
 import { SqlIdempotencyStore } from "./idempotency/sql.ts";
 import { SqlApiKeyStore } from "./keys/sql.ts";
 import { SqlKv } from "./kv/sql.ts";
@@ -14,6 +16,7 @@ import type { RunLog } from "./runs/types.ts";
 import type { SqlConnection } from "./sql.ts";
 import { SqlTeamStore } from "./teams/sql.ts";
 import type { Store } from "./types.ts";
+import { SqlWebhookStore } from "./webhooks/sql.ts";
 
 export abstract class SqlStore implements Store {
   abstract readonly driver: Dialect;
@@ -25,6 +28,9 @@ export abstract class SqlStore implements Store {
   readonly teams: SqlTeamStore;
   readonly apiKeys: SqlApiKeyStore;
   readonly idempotency: SqlIdempotencyStore;
+  readonly webhooks: SqlWebhookStore;
+  readonly consoleSessions: SqlConsoleSessionStore;
+  readonly credentials: SqlCredentialStore;
 
   constructor(protected readonly sql: SqlConnection) {
     this.kv = new SqlKv(sql);
@@ -33,6 +39,9 @@ export abstract class SqlStore implements Store {
     this.teams = new SqlTeamStore(sql);
     this.apiKeys = new SqlApiKeyStore(sql);
     this.idempotency = new SqlIdempotencyStore(sql);
+    this.webhooks = new SqlWebhookStore(sql);
+    this.consoleSessions = new SqlConsoleSessionStore(sql);
+    this.credentials = new SqlCredentialStore(sql);
   }
 
   /** Driver-level health check, before the migration version check. */

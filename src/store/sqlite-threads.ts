@@ -46,9 +46,9 @@ export class WriterThread {
     return Number((await this.request((seq) => ({ op: "incr", seq, key, delta }))).value);
   }
 
-  /** Deletes runs older than `before` on the writer's thread, in chunks; resolves to the count. */
-  async prune(before: number): Promise<number> {
-    return Number((await this.request((seq) => ({ op: "prune", seq, before }))).value);
+  /** Deletes runs older than `before` (of `team`, or of no team: RunLog.prune) on the writer's thread, in chunks; resolves to the count. */
+  async prune(before: number, team?: string): Promise<number> {
+    return Number((await this.request((seq) => ({ op: "prune", seq, before, team }))).value);
   }
 
   /** Starts the worker unless it runs. */

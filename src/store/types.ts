@@ -3,12 +3,15 @@
 // embedded default and Postgres (Bun.SQL) serves multi-instance deployments.
 import type { AgentRegistry } from "./agents/types.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
+import type { ConsoleSessionStore } from "./console-sessions/types.ts";
+import type { CredentialStore } from "./credentials/types.ts";
 import type { IdempotencyStore } from "./idempotency/types.ts";
 import type { ApiKeyStore } from "./keys/types.ts";
 import type { KvStore } from "./kv/types.ts";
 import type { ResponseStore } from "./responses/types.ts";
 import type { RunLog } from "./runs/types.ts";
 import type { TeamStore } from "./teams/types.ts";
+import type { WebhookStore } from "./webhooks/types.ts";
 
 export interface Store {
   readonly driver: "sqlite" | "postgres";
@@ -23,6 +26,12 @@ export interface Store {
   readonly apiKeys: ApiKeyStore;
   /** First answers to hosted POSTs sent with an Idempotency-Key. */
   readonly idempotency: IdempotencyStore;
+  /** Signed-in browsers of the team console. */
+  readonly consoleSessions: ConsoleSessionStore;
+  /** Outbound webhooks: endpoints, deliveries and their attempts. */
+  readonly webhooks: WebhookStore;
+  /** The hosted teams' provider keys, sealed under the master key. */
+  readonly credentials: CredentialStore;
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** True when the database reports no corruption. */

@@ -40,7 +40,8 @@ export const sessionValue = (token: string, port: number): string =>
 export const sessionCookie = (token: string, port: number): string =>
   `${sessionCookieName(port)}=${sessionValue(token, port)}; Path=/; HttpOnly; SameSite=Strict`;
 
-function cookie(request: Request, name: string): string | undefined {
+/** The value of the request's cookie `name`, if it sent one. */
+export function cookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
   if (header === null) return undefined;
   for (const part of header.split(";")) {

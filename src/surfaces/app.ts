@@ -34,13 +34,16 @@ export function requestInfo(request: Request): RequestInfo {
   return i;
 }
 
+/** `relay cloud`'s public price list (spec §2.9): a hosted route, so the hosted error shape, not a model list's. */
+const PUBLIC_MODELS_PATH = "/models.json";
+
 /** The error shape of a path: the client's own wire format on the model routes (Gemini's model methods before the `/models` rule). */
 export const errorStyle = (path: string): ErrorStyle =>
   path.startsWith("/v1/messages")
     ? "anthropic"
     : geminiPath(path)
       ? "gemini"
-      : path.includes("/chat/completions") || path.includes("/models")
+      : path.includes("/chat/completions") || (path.includes("/models") && path !== PUBLIC_MODELS_PATH)
         ? "openai"
         : "spec";
 

@@ -330,6 +330,7 @@ export const RunRecord = T.Object(
     sessionKey: T.Optional(T.String()),
     error: T.Optional(T.String()),
     overheadMs: T.Number({ description: "the gateway's own time, excluding the vendor's" }),
+    teamId: T.Optional(T.String({ description: "the hosted team whose request it was (relay cloud)" })),
   },
   { $id: "RunRecord", description: "One proxied request as logged (spec §2.7)." },
 );

@@ -18,8 +18,8 @@ const PLUGINS = ["src/strategies/", "src/providers/"];
 const PLUGIN_REACH = ["src/plugin/api.ts", "src/core/", "src/runtime/"];
 /** The store modules the portable layers may name: the interfaces (the Store's, and each aggregate's in its folder). */
 const isStoreInterface = (path: string) => /^src\/store\/(?:[^/]+\/)?types\.ts$/.test(path);
-/** Folders of src/surfaces/ that are shared plumbing, not a surface (the OpenAPI operation descriptions). */
-const SHARED_SURFACE_FOLDERS = new Set(["openapi"]);
+/** Folders of src/surfaces/ that are shared plumbing, not a surface (the OpenAPI operation descriptions; the browser pages' stylesheet, helpers and markup). */
+const SHARED_SURFACE_FOLDERS = new Set(["openapi", "web"]);
 /** Mounts every surface: the one plumbing module that may name them. */
 const COMPOSITION_ROOT = "src/surfaces/index.ts";
 /** Package aliases resolved to files (tsconfig.json "paths"). */

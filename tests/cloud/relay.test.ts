@@ -182,7 +182,8 @@ describe.each(["sqlite", "postgres"] as const)("POST /api/relay on %s", (driver)
     const res = await relayCall({ to: "gpt-4o-mini", payload: chatPayload, metadata: { user: "u-7", tags: ["a"] } }, {}, secret);
     const { relay_id } = (await res.json()) as any;
     const run = (await runs(w)).find((r) => r.metadata.svc_relay_id === relay_id);
-    expect(run).toMatchObject({ requestedModel: "gpt-4o-mini", status: 200, clientFormat: "openai", metadata: { user: "u-7", tags: ["a"], svc_team: team.id, svc_relay_id: relay_id } });
+    expect(run).toMatchObject({ requestedModel: "gpt-4o-mini", status: 200, clientFormat: "openai", teamId: team.id, metadata: { user: "u-7", tags: ["a"], svc_relay_id: relay_id } });
+    expect(Object.keys(run!.metadata).sort()).toEqual(["svc_relay_id", "tags", "user"]);
     expect(run!.id).toBe(res.headers.get("x-svc-request-id")!);
   });
 });

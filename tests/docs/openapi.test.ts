@@ -143,7 +143,8 @@ describe("the OpenAPI document", () => {
 
   test("the `relay cloud` surface is documented too", () => {
     const cloud = openApiDocument([cloudSurface(w.dashboard.relay.relay)], { title: "Relay cloud", version: VERSION });
-    expect(Object.keys(cloud.paths).sort()).toEqual(["/api/discover", "/api/health", "/api/keys", "/api/keys/{id}", "/api/keys/{id}/rotate", "/api/register", "/api/relay", "/health"]);
+    // Every route it registers is documented (tests/cloud/openapi.test.ts holds the listener's routes to the document); here, the spec's four (§4.1) are among them.
+    expect(Object.keys(cloud.paths)).toEqual(expect.arrayContaining(["/api/relay", "/api/discover", "/api/register", "/api/health", "/health"]));
     // Guarded routes document the key header, the guard's refusals and the rate-limit headers.
     const list = cloud.paths["/api/keys"]!.get! as any;
     expect(list.parameters).toContainEqual(expect.objectContaining({ name: "x-api-key", in: "header", required: true }));

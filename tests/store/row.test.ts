@@ -34,9 +34,10 @@ const full: RunRecord = {
   sessionKey: "session-1",
   error: "none really",
   overheadMs: 0.77,
+  teamId: "team_1",
 };
 
-const { tier: _t, sessionKey: _s, error: _e, ...bare } = full;
+const { tier: _t, sessionKey: _s, error: _e, teamId: _team, ...bare } = full;
 
 /** The row `full` must become, written out column by column. */
 const fullRow = {
@@ -65,12 +66,13 @@ const fullRow = {
   session_key: "session-1",
   error: "none really",
   overhead_ms: 0.77,
+  team_id: "team_1",
 };
 
 describe("runRowTuple", () => {
   test("maps every field to its column, absent optional fields to null", () => {
     expect(toRunRow(full)).toEqual(fullRow);
-    expect(toRunRow(bare as RunRecord)).toEqual({ ...fullRow, tier: null, session_key: null, error: null });
+    expect(toRunRow(bare as RunRecord)).toEqual({ ...fullRow, tier: null, session_key: null, error: null, team_id: null });
   });
 
   test("binds in RUN_COLUMNS order, also after crossing to the writer thread as JSON", () => {
@@ -112,6 +114,6 @@ describe("assertInsertable (the SQLite writer's check before it journals a batch
     };
     expect(() => assertInsertable(withValue("outcome", null))).toThrow("NOT NULL constraint failed: runs.outcome");
     expect(() => assertInsertable(withValue("provider", { a: 1 }))).toThrow("runs.provider takes a plain value");
-    expect(() => assertInsertable(runRowTuple(full).slice(1))).toThrow("24 values, not 25");
+    expect(() => assertInsertable(runRowTuple(full).slice(1))).toThrow("25 values, not 26");
   });
 });

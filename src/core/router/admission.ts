@@ -36,7 +36,7 @@ export function admit(deps: RouterDeps, routeCall: RouteCall): Run {
     throw new CoreError(403, "session_killed", "This session was ended by an administrator (POST /control/enable resumes)");
   const ir = body ? decode(call.format, body) : routeCall.request!;
   const requestedModel = body ? (body.model as string) : ir.model;
-  const client = admitClientCredential(deps, call.format, headers);
+  const client = admitClientCredential(deps, call.format, headers, call.caller.credentials);
   return new Run(deps, call, ir, requestedModel, sessionKey, call.caller.metadata ?? {}, client);
 }
 

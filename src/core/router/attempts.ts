@@ -116,7 +116,7 @@ class Attempts {
   /** The candidate's key; then, with a budget, the reservation moves to it (a fallback or an escalation reserves again). */
   private keyed(model: ModelInfo, provider: ProviderPlugin): Attempt | undefined | Promise<Attempt | undefined> {
     const run = this.run;
-    const apiKey = keyFor(this.deps, provider, model, run.requestedModel, run.client);
+    const apiKey = keyFor(this.deps, provider, model, run.requestedModel, run.client, run.call.caller.credentials);
     if (needsKey(provider) && !apiKey) return this.fail({ model, provider: provider.name, status: 500, message: missingKeyError(provider).message, kind: "missing_key" });
     if (!run.budget || run.budget.model === model) return new Attempt(run, model, provider, apiKey);
     return run.budget.switchTo(model, run.rejectedCost).then((refused) => this.reserved(model, provider, apiKey, refused));

@@ -7,6 +7,9 @@ import type { ChatRequest } from "../ir.ts";
 /** The wire formats a call can arrive in and be answered in. */
 export type CallFormat = Extract<WireFormat, "openai" | "anthropic" | "responses" | "gemini">;
 
+/** API keys by provider name. */
+export type ProviderKeys = Readonly<Record<string, string>>;
+
 /** Who is asking. */
 export interface Caller {
   /** The surface that made the call ("proxy", "hosted", "workflow"): named in the log when the call fails unexpectedly. */
@@ -15,6 +18,14 @@ export interface Caller {
   session?: string;
   /** Free-form tracking data, kept on the run record. */
   metadata?: Record<string, unknown>;
+  /** The hosted team the call is made for (its id): the run is that team's, shown in its request log and kept for its plan's retention. */
+  team?: string;
+  /**
+   * Keys by provider name that this call uses in place of Relay's own (a hosted team's stored
+   * credentials, src/core/tenancy/credentials.ts); a provider with one counts as keyed, and its
+   * values are scrubbed from vendor texts like Relay's keys.
+   */
+  credentials?: ProviderKeys;
   /**
    * What the caller forwards besides the body: vendor options a provider reads (anthropic-version,
    * anthropic-beta), a client's own vendor credential, Relay's loop mark (x-relay-via).

@@ -3,6 +3,7 @@
 import type { ClientCredentialStyle, ModelInfo, ProviderPlugin, WireFormat } from "../../plugin/api.ts";
 import { CoreError } from "../errors.ts";
 import { providerKey } from "./credentials.ts";
+import type { ProviderKeys } from "./call.ts";
 import type { RouterDeps } from "./deps.ts";
 
 export interface ClientCredential {
@@ -29,23 +30,23 @@ export function readClientCredential(style: ClientCredentialStyle, h: Headers): 
  * when Relay has no key for that provider either, is refused (no vendor call could answer it) unless
  * the provider declared the credential optional.
  */
-export function admitClientCredential(deps: Pick<RouterDeps, "registry" | "config" | "env">, format: WireFormat, h: Headers): ClientCredential | undefined {
+export function admitClientCredential(deps: Pick<RouterDeps, "registry" | "config" | "env">, format: WireFormat, h: Headers, own?: ProviderKeys): ClientCredential | undefined {
   const owner = deps.registry.clientCredentialOwner(format);
   if (!owner) return undefined;
   const key = readClientCredential(owner.clientCredential!, h);
   if (key !== undefined) return { owner, key };
-  if (!owner.clientCredential!.optional && providerKey(owner, deps.config(), deps.env) === undefined)
+  if (!owner.clientCredential!.optional && own?.[owner.name] === undefined && providerKey(owner, deps.config(), deps.env) === undefined)
     throw new CoreError(401, "authentication_error", `Missing ${owner.displayName ?? owner.name} authentication`);
   return undefined;
 }
 
 /**
- * The key a call to `provider` uses: the client's own for the provider it is meant for, else Relay's.
- * A plan-bound token (the declared `oauthPrefix`) may not cover a model the router chose instead of
- * the one asked for; Relay's key does (spec §5.5).
+ * The key a call to `provider` uses: the client's own for the provider it is meant for, else the
+ * caller's own (`own`: a hosted team's stored key), else Relay's. A plan-bound token (the declared
+ * `oauthPrefix`) may not cover a model the router chose instead of the one asked for; Relay's key does (spec §5.5).
  */
-export function keyFor(deps: RouterDeps, provider: ProviderPlugin, model: ModelInfo, requested: string, client: ClientCredential | undefined): string | undefined {
-  const envKey = providerKey(provider, deps.config(), deps.env);
+export function keyFor(deps: RouterDeps, provider: ProviderPlugin, model: ModelInfo, requested: string, client: ClientCredential | undefined, own?: ProviderKeys): string | undefined {
+  const envKey = own?.[provider.name] ?? providerKey(provider, deps.config(), deps.env);
   if (client?.owner !== provider) return envKey;
   const prefix = provider.clientCredential?.oauthPrefix;
   if (prefix !== undefined && envKey && client.key.startsWith(prefix) && deps.catalog.resolve(requested)?.id !== model.id) return envKey;

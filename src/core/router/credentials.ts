@@ -7,6 +7,7 @@
 import type { Config } from "../../config/schema.ts";
 import type { ProviderPlugin } from "../../plugin/api.ts";
 import { CoreError } from "../errors.ts";
+import type { ProviderKeys } from "./call.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -24,12 +25,12 @@ export function keyEnvName(p: ProviderPlugin, env: Env): string | undefined {
 export const needsKey = (p: ProviderPlugin): boolean => (p.apiKeyEnv?.length ?? 0) > 0;
 
 /**
- * Whether `p` can be called: enabled, and needing no key or having one (Relay's, or the client's own
- * when `clientCredentialFor` names it). Cooldowns are the health board's business, not this.
+ * Whether `p` can be called: enabled, and needing no key or having one (Relay's, the client's own
+ * when `clientCredentialFor` names it, or the caller's in `own`). Cooldowns are the health board's business, not this.
  */
-export function providerReady(p: ProviderPlugin, config: Config, env: Env, clientCredentialFor?: string): boolean {
+export function providerReady(p: ProviderPlugin, config: Config, env: Env, clientCredentialFor?: string, own?: ProviderKeys): boolean {
   if (config.providers[p.name]?.enabled === false) return false;
-  return !needsKey(p) || clientCredentialFor === p.name || providerKey(p, config, env) !== undefined;
+  return !needsKey(p) || clientCredentialFor === p.name || own?.[p.name] !== undefined || providerKey(p, config, env) !== undefined;
 }
 
 export function missingKeyError(p: ProviderPlugin): CoreError {

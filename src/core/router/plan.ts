@@ -6,6 +6,7 @@ import type { ModelInfo, RoutePlan, StrategyContext, StrategyPlugin, WireFormat 
 import { CoreError } from "../errors.ts";
 import type { ChatRequest } from "../ir.ts";
 import { approxTextTokens, estimateTokens } from "../tokens.ts";
+import type { ProviderKeys } from "./call.ts";
 import { providerReady } from "./credentials.ts";
 import type { RouterDeps } from "./deps.ts";
 
@@ -25,6 +26,8 @@ export interface PlanInput {
   nativeOnly?: string;
   /** The provider the client brought its own credential for (Anthropic's, on /v1/messages). */
   clientCredentialFor?: string;
+  /** The caller's own keys by provider (Caller.credentials). */
+  credentials?: ProviderKeys;
 }
 
 export function modelNotFound(deps: RouterDeps, name: string): CoreError {
@@ -42,10 +45,10 @@ function speaksFormat(deps: RouterDeps, input: PlanInput, model: ModelInfo): boo
   return input.nativeOnly === undefined || deps.registry.providers.get(model.provider)?.format === input.clientFormat;
 }
 
-export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<PlanInput, "clientCredentialFor">): boolean {
+export function isAvailable(deps: RouterDeps, model: ModelInfo, input?: Pick<PlanInput, "clientCredentialFor" | "credentials">): boolean {
   const p = deps.registry.providers.get(model.provider);
   if (!p || deps.health.model(model).coolingDown) return false;
-  return providerReady(p, deps.config(), deps.env, input?.clientCredentialFor);
+  return providerReady(p, deps.config(), deps.env, input?.clientCredentialFor, input?.credentials);
 }
 
 function concreteStrategy(deps: RouterDeps, override: string): StrategyPlugin {

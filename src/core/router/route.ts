@@ -29,6 +29,7 @@ export function route(deps: RouterDeps, call: RouteCall): Promise<RouteResult> {
       headers: run.call.headers,
       nativeOnly: call.nativeOnly,
       clientCredentialFor: run.client?.owner.name,
+      credentials: call.caller.credentials,
     });
     if (!(planned instanceof Promise)) return reserve(deps, run, planned);
     const admitted = run;

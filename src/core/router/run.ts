@@ -7,6 +7,7 @@ import { type ChatRequest, type Usage, emptyUsage } from "../ir.ts";
 import type { RunBudget } from "../limits/budget-run.ts";
 import type { RunEvent, RunRecord } from "../run-record.ts";
 import { scrubSecrets } from "../secrets/known.ts";
+import { SecretValues } from "../secrets/scrub.ts";
 import type { Call } from "./call.ts";
 import type { ClientCredential } from "./client-credential.ts";
 import type { RouterDeps } from "./deps.ts";
@@ -72,8 +73,13 @@ export class Run {
     return this;
   }
 
-  /** Vendor text without any secret, this request's own credential included (src/core/secrets). */
+  /** The caller's own keys (Caller.credentials) as scrubbed values, made at the first scrub: most runs have none. */
+  private ownKeys: SecretValues | undefined;
+
+  /** Vendor text without any secret, this request's own credential and its caller's keys included (src/core/secrets). */
   scrub(text: string): string {
+    const own = this.call.caller.credentials;
+    if (own) text = (this.ownKeys ??= new SecretValues(Object.values(own))).scrub(text);
     return scrubSecrets(text, this.client?.key);
   }
 
@@ -152,5 +158,6 @@ function toRecord(run: Run, status: number, outcome: RunRecord["outcome"], cost:
     sessionKey: run.sessionKey,
     error,
     overheadMs: hundredths(overheadMs(run)),
+    teamId: call.caller.team,
   };
 }

@@ -5,6 +5,17 @@ import { fromModelTotalsRow, fromRunRow, fromTotalsRow, TOTALS_SELECT } from "..
 import { whereOf, type SqlConnection } from "../sql.ts";
 import type { ModelTotals, RunLog, RunQuery, RunTotals, SeriesBucket } from "./types.ts";
 
+/** The window and team the totals read. */
+const scopeOf = (since: number, teamId: string | undefined, until: number | undefined) =>
+  whereOf([
+    ["ts >=", since],
+    ["ts <=", until],
+    ["team_id =", teamId],
+  ]);
+
+/** Which runs a prune with or without a team deletes (the partial index runs_team_ts serves the first). */
+const pruneScope = (team: string | undefined): string => (team === undefined ? "team_id IS NULL" : "team_id = $2");
+
 export abstract class SqlRunLog implements RunLog {
   constructor(protected readonly sql: SqlConnection) {}
 
@@ -16,6 +27,8 @@ export abstract class SqlRunLog implements RunLog {
     await this.settle();
     const { where, params } = whereOf([
       ["ts >=", q.since],
+      ["ts <=", q.until],
+      ["team_id =", q.teamId],
       ["routed_model =", q.model],
       ["provider =", q.provider],
       ["status =", q.status],
@@ -41,18 +54,20 @@ export abstract class SqlRunLog implements RunLog {
     return row ? fromRunRow(row) : undefined;
   }
 
-  async totals(since: number): Promise<RunTotals> {
+  async totals(since: number, teamId?: string, until?: number): Promise<RunTotals> {
     await this.settle();
-    const [row] = await this.sql.all(`SELECT ${TOTALS_SELECT} FROM runs WHERE ts >= $1`, [since]);
+    const { where, params } = scopeOf(since, teamId, until);
+    const [row] = await this.sql.all(`SELECT ${TOTALS_SELECT} FROM runs${where}`, params);
     return fromTotalsRow(row);
   }
 
-  async totalsByModel(since: number): Promise<ModelTotals[]> {
+  async totalsByModel(since: number, teamId?: string, until?: number): Promise<ModelTotals[]> {
     await this.settle();
+    const { where, params } = scopeOf(since, teamId, until);
     const rows = await this.sql.all(
-      `SELECT routed_model, provider, ${TOTALS_SELECT} FROM runs WHERE ts >= $1
+      `SELECT routed_model, provider, ${TOTALS_SELECT} FROM runs${where}
        GROUP BY routed_model, provider ORDER BY requests DESC, routed_model, provider`,
-      [since],
+      params,
     );
     return rows.map(fromModelTotalsRow);
   }
@@ -66,15 +81,16 @@ export abstract class SqlRunLog implements RunLog {
     return rows.map((r) => Number(r.latency_ms));
   }
 
-  async series(since: number, bucketMs: number): Promise<SeriesBucket[]> {
+  async series(since: number, bucketMs: number, teamId?: string): Promise<SeriesBucket[]> {
     await this.settle();
+    const team = teamId === undefined ? "" : " AND team_id = $3";
     // BIGINT casts make the division integral on both drivers (SQLite reads
     // any type name containing INT as integer affinity).
     const rows = await this.sql.all(
       `SELECT CAST($1 AS BIGINT) + ((ts - CAST($1 AS BIGINT)) / CAST($2 AS BIGINT)) * CAST($2 AS BIGINT) AS bucket,
          ${TOTALS_SELECT}, AVG(latency_ms) AS latency_avg, MAX(latency_ms) AS latency_max
-       FROM runs WHERE ts >= $1 GROUP BY bucket ORDER BY bucket`,
-      [since, bucketMs],
+       FROM runs WHERE ts >= $1${team} GROUP BY bucket ORDER BY bucket`,
+      teamId === undefined ? [since, bucketMs] : [since, bucketMs, teamId],
     );
     return rows.map((r) => ({
       ts: Number(r.bucket),
@@ -84,8 +100,8 @@ export abstract class SqlRunLog implements RunLog {
     }));
   }
 
-  async prune(before: number): Promise<number> {
+  async prune(before: number, team?: string): Promise<number> {
     await this.settle();
-    return this.sql.run("DELETE FROM runs WHERE ts < $1", [before]);
+    return this.sql.run(`DELETE FROM runs WHERE ts < $1 AND ${pruneScope(team)}`, team === undefined ? [before] : [before, team]);
   }
 }

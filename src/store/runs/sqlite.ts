@@ -24,12 +24,15 @@ export class SqliteRunLog extends SqlRunLog {
     await this.thread?.sync();
   }
 
-  override async prune(before: number): Promise<number> {
-    if (!this.thread) return super.prune(before);
+  override async prune(before: number, team?: string): Promise<number> {
+    if (!this.thread) return super.prune(before, team);
     await this.thread.sync();
     // Mostly there is nothing old enough: an index probe here spares waking (or starting) the writer.
-    if (!this.db.query("SELECT 1 FROM runs WHERE ts < ? LIMIT 1").get(before)) return 0;
-    return this.thread.prune(before);
+    const old = team === undefined
+      ? this.db.query("SELECT 1 FROM runs WHERE ts < ? AND team_id IS NULL LIMIT 1").get(before)
+      : this.db.query("SELECT 1 FROM runs WHERE team_id = ? AND ts < ? LIMIT 1").get(team, before);
+    if (!old) return 0;
+    return this.thread.prune(before, team);
   }
 
   prepareWrites(): void {

@@ -5,6 +5,10 @@ export interface RunQuery {
   limit: number;
   offset: number;
   since?: number;
+  /** Runs that started at or before it (ms since the epoch). */
+  until?: number;
+  /** That hosted team's runs only. */
+  teamId?: string;
   model?: string;
   provider?: string;
   status?: number;
@@ -40,17 +44,22 @@ export interface RunLog {
   insertRuns(records: RunRecord[]): Promise<void>;
   listRuns(q: RunQuery): Promise<{ runs: RunRecord[]; total: number }>;
   getRun(id: string): Promise<RunRecord | undefined>;
-  totals(since: number): Promise<RunTotals>;
-  totalsByModel(since: number): Promise<ModelTotals[]>;
+  /** Totals of the runs since `since` (of `teamId` only, when given; up to `until` inclusive, when given). */
+  totals(since: number, teamId?: string, until?: number): Promise<RunTotals>;
+  totalsByModel(since: number, teamId?: string, until?: number): Promise<ModelTotals[]>;
   /** Latencies (ms) of runs since `since`, for percentiles; at most `max` newest. */
   latencies(since: number, max: number): Promise<number[]>;
   /**
    * Runs since `since` grouped into buckets of `bucketMs` starting at `since`,
-   * oldest first; buckets without runs are left out.
+   * oldest first; buckets without runs are left out. With `teamId`, that team's runs only.
    */
-  series(since: number, bucketMs: number): Promise<SeriesBucket[]>;
-  /** Delete runs older than `before`; returns how many. */
-  prune(before: number): Promise<number>;
+  series(since: number, bucketMs: number, teamId?: string): Promise<SeriesBucket[]>;
+  /**
+   * Delete runs older than `before`; returns how many. Without `team`, the runs of no team (the
+   * proxy's telemetry.retentionDays); with it, that team's runs (its plan's retention:
+   * src/core/tenancy/retention.ts).
+   */
+  prune(before: number, team?: string): Promise<number>;
   /**
    * Starts now what the first insertRuns would start (SQLite's writer thread), so a request can
    * have it ready by the time its record is written; later calls do nothing.

@@ -2,15 +2,17 @@
 // stores an agent of the caller's team (five fields or an A2A Agent Card; src/core/registry/), and
 // GET /api/discover lists the team's agents and public ones, filtered by capability (which also
 // matches a card's skill ids and tags), oldest first. Both are core routes: standard keys only.
-// The registry never fetches an agent's endpoint or card.
+// The registry never fetches an agent's endpoint; a card given by URL (card_url) is fetched once, at
+// registration, through the SSRF guard (src/core/registry/card-url.ts).
 import { Elysia } from "elysia";
+import { cardFromUrl } from "../../core/registry/card-url.ts";
 import { newAgent } from "../../core/registry/new-agent.ts";
 import { invalid } from "../../core/registry/fields.ts";
 import type { Relay } from "../../relay.ts";
 import type { Agent, StoredAgent } from "../../store/agents/types.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/cloud-agents.ts";
-import { CORE, guarded } from "./auth.ts";
+import { CORE, guarded, type HostedHandler } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
 
@@ -24,7 +26,7 @@ function publicAgent(a: StoredAgent): Agent {
 }
 
 /** `name`'s integer value in `query`: `fallback` when absent; 400 when not an integer of at least `min`. */
-function integerParam(query: URLSearchParams, name: string, fallback: number, min: number): number {
+export function integerParam(query: URLSearchParams, name: string, fallback: number, min: number): number {
   const raw = query.get(name);
   if (raw === null) return fallback;
   const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
@@ -38,17 +40,22 @@ export function agentRoutes(relay: Relay) {
     .post("/api/register", guarded(relay, CORE, async (request, auth) => {
       const text = await hostedText(request, BODY_LIMIT);
       return idempotent(relay, auth.team.id, request, text, async () => {
-        const agent = newAgent(jsonObjectOf(text), auth.team.id, new Date().toISOString());
+        const body = jsonObjectOf(text);
+        const fetched = await cardFromUrl(body, relay.config().cloud.allowPrivateNetworks);
+        const agent = newAgent(body, auth.team.id, new Date().toISOString(), fetched);
         await agents.insertAgent(agent);
         return json(publicAgent(agent), 201);
       });
     }), { parse: "none", detail: docs.register })
-    .get("/api/discover", guarded(relay, CORE, async (request, auth) => {
-      const query = new URL(request.url).searchParams;
-      const limit = Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT);
-      const offset = integerParam(query, "offset", 0, 0);
-      const capability = query.get("capability") || undefined;
-      const page = await agents.listAgents({ team: auth.team.id, capability, limit, offset });
-      return json({ agents: page.agents, total: page.total, limit, offset });
-    }), { detail: docs.discover });
+    .get("/api/discover", guarded(relay, CORE, discover(relay)), { detail: docs.discover });
 }
+
+/** GET /api/discover's handler, which the team console serves too. */
+export const discover = (relay: Relay): HostedHandler => async (request, auth) => {
+  const query = new URL(request.url).searchParams;
+  const limit = Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT);
+  const offset = integerParam(query, "offset", 0, 0);
+  const capability = query.get("capability") || undefined;
+  const page = await relay.store.agents.listAgents({ team: auth.team.id, capability, limit, offset });
+  return json({ agents: page.agents, total: page.total, limit, offset });
+};

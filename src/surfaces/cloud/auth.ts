@@ -14,6 +14,7 @@ import { CoreError } from "../../core/errors.ts";
 import type { RateDecision } from "../../core/limits/rate-limit.ts";
 import { hashKey } from "../../core/tenancy/api-keys.ts";
 import { PLANS } from "../../core/tenancy/plans.ts";
+import { emitHostedEvent } from "../../core/webhooks/emit.ts";
 import type { Relay } from "../../relay.ts";
 import type { ApiKey, KeyType } from "../../store/keys/types.ts";
 import type { Team } from "../../store/teams/types.ts";
@@ -46,15 +47,7 @@ export type HostedHandler = (request: Request, auth: HostedAuth, params: Record<
 export function guarded(relay: Relay, accepts: readonly KeyType[], handler: HostedHandler) {
   return async ({ request, params }: { request: Request; params: Record<string, string> }): Promise<Response> => {
     const auth = await authenticate(relay, request);
-    if (!accepts.includes(auth.key.type)) {
-      throw new CoreError(403, "permission_denied", `a ${auth.key.type.replace("_", "-")} key cannot use this route; it needs a ${accepts.join(" or ")} key`);
-    }
-    const limit = PLANS[auth.team.plan].requestsPerMinute;
-    const decision = await relay.rate.acquire(`team:${auth.team.id}`, limit);
-    const headers = rateHeaders(decision);
-    if (!decision.allowed) {
-      throw new CoreError(429, "rate_limit_exceeded", `the ${auth.team.plan} plan allows ${limit} requests per minute`, { retryAfter: decision.retryAfterSec, headers });
-    }
+    const headers = await admit(relay, auth, accepts);
     auths.set(request, auth);
     const res = await handler(request, auth, params);
     for (const name in headers) res.headers.set(name, headers[name]!);
@@ -62,9 +55,32 @@ export function guarded(relay: Relay, accepts: readonly KeyType[], handler: Host
   };
 }
 
+/**
+ * Steps 2 and 3 for an authenticated team and key (the console's sessions too): 403 for a key type
+ * `accepts` lacks, 429 over the plan's rate; else the rate-limit headers for the answer.
+ */
+export async function admit(relay: Relay, auth: HostedAuth, accepts: readonly KeyType[]): Promise<Record<string, string>> {
+  if (!accepts.includes(auth.key.type)) {
+    throw new CoreError(403, "permission_denied", `a ${auth.key.type.replace("_", "-")} key cannot use this route; it needs a ${accepts.join(" or ")} key`);
+  }
+  const limit = PLANS[auth.team.plan].requestsPerMinute;
+  const decision = await relay.rate.acquire(`team:${auth.team.id}`, limit);
+  const headers = rateHeaders(decision);
+  if (!decision.allowed) {
+    emitHostedEvent(relay, auth.team, "limit.rate_exceeded", { plan: auth.team.plan, limit_per_minute: limit, retry_after_sec: decision.retryAfterSec });
+    throw new CoreError(429, "rate_limit_exceeded", `the ${auth.team.plan} plan allows ${limit} requests per minute`, { retryAfter: decision.retryAfterSec, headers });
+  }
+  return headers;
+}
+
 async function authenticate(relay: Relay, request: Request): Promise<HostedAuth> {
   const secret = request.headers.get("x-api-key");
   if (!secret) throw new CoreError(401, "missing_api_key", "send your API key in the x-api-key header");
+  return authByKey(relay, secret);
+}
+
+/** The team and key of an API key's secret: 401 when unknown, revoked or of a team that is gone. */
+export async function authByKey(relay: Relay, secret: string): Promise<HostedAuth> {
   const key = await relay.store.apiKeys.keyByHash(await hashKey(secret));
   if (!key) throw new CoreError(401, "invalid_api_key", "the API key is not valid");
   if (key.revoked_at !== null) throw new CoreError(401, "invalid_api_key", "the API key was revoked");

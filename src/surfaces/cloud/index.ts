@@ -1,5 +1,5 @@
-// `relay cloud`: the hosted surfaces' listener. Health, the team's API keys, the agent registry and
-// /api/relay are served so far; the console, the cloud routes and workflow hooks are not built yet (README).
+// `relay cloud`: the hosted surfaces' listener. Health, the team's API keys, the agent registry,
+// /api/relay and the team console (./console/) are served so far; the cloud routes and workflow hooks are not built yet (README).
 import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { json } from "../http.ts";
@@ -7,14 +7,26 @@ import * as docs from "../openapi/cloud.ts";
 import { agentRoutes } from "./agents.ts";
 import { hostedHealth } from "./health.ts";
 import { keysRoutes } from "./keys.ts";
+import { logRoutes } from "./logs.ts";
+import { consoleSurface } from "./console/index.ts";
+import { credentialRoutes } from "./credentials.ts";
 import { relayHandler } from "./relay.ts";
+import { webhookRoutes } from "./webhooks.ts";
+import { publicDataRoutes } from "./public-data.ts";
 import * as relayDocs from "../openapi/cloud-relay.ts";
 
 export function cloudSurface(relay: Relay) {
   const health = hostedHealth(relay);
+  // Webhook deliveries go out while the cloud listener serves; Relay.close stops them.
+  relay.webhookDispatcher.start();
   return new Elysia({ name: "cloud" })
     .use(keysRoutes(relay))
     .use(agentRoutes(relay))
+    .use(logRoutes(relay))
+    .use(consoleSurface(relay))
+    .use(webhookRoutes(relay))
+    .use(credentialRoutes(relay))
+    .use(publicDataRoutes(relay))
     .post("/api/relay", relayHandler(relay), { parse: "none", detail: relayDocs.relay })
     // /health answers 200 while the process serves (liveness); /api/health is 503 when degraded (readiness).
     .get("/health", async () => json(await health()), { detail: docs.liveness })

@@ -8,7 +8,7 @@ import type { Relay } from "../../relay.ts";
 import type { ApiKey } from "../../store/keys/types.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/cloud-keys.ts";
-import { CORE, READ, guarded, type HostedAuth } from "./auth.ts";
+import { CORE, READ, guarded, type HostedAuth, type HostedHandler } from "./auth.ts";
 import { hostedJson } from "./errors.ts";
 
 const BODY_LIMIT = 64 * 1024;
@@ -34,18 +34,29 @@ async function ownKey(relay: Relay, auth: HostedAuth, id: string): Promise<ApiKe
   return key;
 }
 
-export function keysRoutes(relay: Relay) {
+/** The key routes' handlers, served here with an API key and by the team console with its session. */
+export function keyHandlers(relay: Relay): Record<"list" | "create" | "rotate" | "revoke", HostedHandler> {
   const keys = relay.store.apiKeys;
-  return new Elysia({ name: "cloud-keys" })
-    .get("/api/keys", guarded(relay, READ, async (_, auth) => json({ keys: (await keys.listKeys(auth.team.id)).map(publicKey) })), { detail: docs.listKeys })
-    .post("/api/keys", guarded(relay, CORE, async (request, auth) => {
+  return {
+    list: async (_, auth) => json({ keys: (await keys.listKeys(auth.team.id)).map(publicKey) }),
+    create: async (request, auth) => {
       const { type, name } = await newKeyFields(request);
       return minted(await createKey(keys, auth.team.id, type, name));
-    }), { parse: "none", detail: docs.createKey })
-    .post("/api/keys/:id/rotate", guarded(relay, CORE, async (_, auth, params) => minted(await rotateKey(keys, await ownKey(relay, auth, params.id!)))), { parse: "none", detail: docs.rotateKey })
-    .delete("/api/keys/:id", guarded(relay, CORE, async (_, auth, params) => {
+    },
+    rotate: async (_, auth, params) => minted(await rotateKey(keys, await ownKey(relay, auth, params.id!))),
+    revoke: async (_, auth, params) => {
       const key = await ownKey(relay, auth, params.id!);
       await keys.revokeKey(key.id, new Date().toISOString());
       return json({ key: publicKey((await keys.getKey(key.id)) ?? key) });
-    }), { parse: "none", detail: docs.revokeKey });
+    },
+  };
+}
+
+export function keysRoutes(relay: Relay) {
+  const h = keyHandlers(relay);
+  return new Elysia({ name: "cloud-keys" })
+    .get("/api/keys", guarded(relay, READ, h.list), { detail: docs.listKeys })
+    .post("/api/keys", guarded(relay, CORE, h.create), { parse: "none", detail: docs.createKey })
+    .post("/api/keys/:id/rotate", guarded(relay, CORE, h.rotate), { parse: "none", detail: docs.rotateKey })
+    .delete("/api/keys/:id", guarded(relay, CORE, h.revoke), { parse: "none", detail: docs.revokeKey });
 }

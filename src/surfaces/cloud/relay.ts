@@ -10,6 +10,8 @@ import { bool, invalid, object, text } from "../../core/registry/fields.ts";
 import type { CallFormat } from "../../core/router/call.ts";
 import { readableOf, type RouteResult, type RouteStream } from "../../core/router/result.ts";
 import { route } from "../../core/router/route.ts";
+import { teamCredentials } from "../../core/tenancy/credentials.ts";
+import { emitRelayEvents } from "../../core/webhooks/relay-events.ts";
 import type { Relay } from "../../relay.ts";
 import { requestInfo } from "../app.ts";
 import { errorBody, errorStyleOf } from "../http.ts";
@@ -64,17 +66,21 @@ async function relayOnce(relay: Relay, request: Request, auth: HostedAuth, input
   // Gemini names its model in the URL, so its bytes go on without one (as on the proxy's Gemini routes).
   const geminiBytes = format === "gemini" ? JSON.stringify(payload) : undefined;
   payload.model = to;
+  const credentials = await teamCredentials(relay, auth.team.id);
   const result = await route(relay, {
     format,
     body: payload,
     rawBody: geminiBytes ?? JSON.stringify(payload),
-    // The team and relay id go with the run (no column of their own yet), beside the caller's keys.
-    caller: { surface: "hosted", metadata: { ...input.metadata, svc_team: auth.team.id, svc_relay_id: relayId } },
+    // The run is the team's (runs.team_id); the relay id rides in the metadata under Relay's own key,
+    // which the team's request log shows as relay_id and strips from the caller's metadata (request-log.ts).
+    // The team's stored provider keys are used in place of the server's (src/core/tenancy/credentials.ts).
+    caller: { surface: "hosted", team: auth.team.id, credentials, metadata: { ...input.metadata, svc_relay_id: relayId } },
     signal: request.signal,
     id: ri.id,
     start: ri.start,
     at: ri.at,
   });
+  emitRelayEvents(relay, auth.team, { relayId, requestId: ri.id, to }, result);
   const latency = () => Math.round(performance.now() - ri.start);
   if (result.kind === "stream") return streamed(result, relayId, latency);
   const { status, body, fallback } = vendorAnswer(result, ri.id, format);

@@ -4,7 +4,8 @@
 // cookie (see login.tsx).
 import type { Children } from "@kitajs/html";
 import { VERSION } from "../../version.ts";
-import { ASSET_PATHS } from "./assets.ts";
+import { ConfirmDialog, PageHead as SharedHead } from "../web/markup.tsx";
+import { ASSET_BASE, ASSET_PATHS } from "./assets.ts";
 
 export type PageName = "overview" | "settings";
 
@@ -13,30 +14,13 @@ const NAV: { page: PageName; href: string; label: string }[] = [
   { page: "settings", href: "/dashboard/settings", label: "Settings" },
 ];
 
-/** The head every dashboard page shares (the sign-in page too): its own styles and deferred scripts, the app's stylesheet last. */
-export function PageHead(props: { title: string; styles?: string[]; scripts: string[] }) {
-  return (
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <meta name="color-scheme" content="light dark" />
-      <title safe>{`${props.title} · Relay`}</title>
-      <link rel="icon" href={ASSET_PATHS.icon} type="image/svg+xml" />
-      {(props.styles ?? []).map((href) => (
-        <link rel="stylesheet" href={href} />
-      ))}
-      <link rel="stylesheet" href={ASSET_PATHS.appCss} />
-      {props.scripts.map((src) => (
-        <script src={src} defer></script>
-      ))}
-    </head>
-  );
-}
+/** The head every dashboard page shares (the sign-in page too). */
+export const PageHead = (props: { title: string; styles?: string[]; scripts: string[] }) => <SharedHead {...props} base={ASSET_BASE} />;
 
 export function Layout(props: { page: PageName; title: string; children: Children }) {
   return (
     <html lang="en">
-      <PageHead title={props.title} styles={[ASSET_PATHS.uplotCss]} scripts={[ASSET_PATHS.uplotJs, ASSET_PATHS.appJs]} />
+      <PageHead title={props.title} styles={[ASSET_PATHS.uplotCss]} scripts={[ASSET_PATHS.uplotJs, ASSET_PATHS.uiJs, ASSET_PATHS.appJs]} />
       <body data-page={props.page}>
         <a class="skip" href="#main">Skip to content</a>
         <header class="topbar">
@@ -61,16 +45,7 @@ export function Layout(props: { page: PageName; title: string; children: Childre
           <div id="toast" class="toast" role="status" aria-live="polite" hidden></div>
           {props.children}
         </main>
-        <dialog id="confirm-dialog" class="modal" aria-labelledby="confirm-title">
-          <form method="dialog">
-            <h2 id="confirm-title">Are you sure?</h2>
-            <p id="confirm-text"></p>
-            <div class="actions">
-              <button type="submit" value="cancel" class="btn">Cancel</button>
-              <button type="submit" value="ok" id="confirm-ok" class="btn primary">Confirm</button>
-            </div>
-          </form>
-        </dialog>
+        <ConfirmDialog />
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 /** @jsxImportSource @kitajs/html */
 // The overview and settings pages. Ids and data-* attributes are the contract
 // with assets/app.js, which fills them from /dashboard/api/*.
+import { Panel } from "../web/markup.tsx";
 import { Layout } from "./layout.tsx";
 import { RANGES } from "./ranges.ts";
 
@@ -20,15 +21,6 @@ const CHARTS = [
   { key: "spend", label: "Spend (USD)" },
   { key: "latency", label: "Latency (ms)" },
 ];
-
-function Panel(props: { id: string; title: string; children: JSX.Element | JSX.Element[]; class?: string }) {
-  return (
-    <section class={`panel ${props.class ?? ""}`} aria-labelledby={`${props.id}-title`}>
-      <h2 id={`${props.id}-title`} safe>{props.title}</h2>
-      {props.children}
-    </section>
-  );
-}
 
 export function OverviewPage() {
   return (

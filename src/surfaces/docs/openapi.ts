@@ -29,6 +29,9 @@ const TAGS = [
   { name: "telemetry", description: "What the run log says about traffic, spend, savings and provider health." },
   { name: "dashboard", description: "The dashboard's pages, assets and data endpoints." },
   { name: "docs", description: "This document and its browser." },
+  { name: "hosted", description: "The hosted API of `relay cloud`: every route needs a team's key in x-api-key (spec §5)." },
+  { name: "console", description: "The team console of `relay cloud`: its pages and the JSON endpoints its pages call with the console session." },
+  { name: "public data", description: "Public reference data of `relay cloud`: the model catalog with prices and capabilities, and the providers; no key needed." },
 ];
 
 const DESCRIPTION = [

@@ -45,11 +45,19 @@ const NewAgent = T.Object(
     protocol: T.Optional(T.String({ maxLength: 64 })),
     public: T.Optional(T.Boolean({ default: false })),
     card: T.Optional(AgentCard),
+    card_url: T.Optional(
+      T.String({
+        format: "uri",
+        maxLength: 2048,
+        description:
+          "where to fetch the agent's A2A Agent Card instead of sending it inline (not both), usually https://<agent host>/.well-known/agent-card.json. Fetched once, at registration: public addresses only (loopback, private, link-local and other non-public addresses are refused unless the operator set cloud.allowPrivateNetworks), no redirect followed, 5 s, 256 KB, a JSON content type",
+      }),
+    ),
   },
   {
     $id: "NewAgent",
     description:
-      "Without a card, name, capability, description, endpoint and protocol are required. With a card, they default to the card's name, first skill id, description, url and transport; a field given beside the card wins.",
+      "Without a card (inline or by card_url), name, capability, description, endpoint and protocol are required. With a card, they default to the card's name, first skill id, description, url and transport; a field given beside the card wins.",
   },
 );
 
@@ -64,7 +72,8 @@ export const register = guarded(
     responses: {
       201: jsonResponse("The agent", Agent),
       ...errorResponses("spec", {
-        400: "a field is missing or invalid (details.parameter names it, details.expected its type)",
+        400:
+          "a field is missing or invalid (details.parameter names it, details.expected its type); for card_url: unsafe_url (not http(s), credentials in it, a non-public address, a redirect), url_unreachable (does not resolve, no answer, timeout, a status other than 200), response_too_large (over 256 KB), invalid_request (not JSON, or not a valid Agent Card: the message names the card's field)",
         409: "a request with this Idempotency-Key is still running (idempotency_key_in_use)",
         413: "body over 256 KB (request_too_large)",
         422: "this Idempotency-Key was used for a different request (idempotency_key_reused)",

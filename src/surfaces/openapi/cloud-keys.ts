@@ -1,6 +1,7 @@
 // OpenAPI operations of the hosted API's key routes (src/surfaces/cloud/keys.ts) and the guard's
 // answers every guarded route shares (src/surfaces/cloud/auth.ts).
 import { Type as T } from "@sinclair/typebox";
+import { withHostedErrors } from "./cloud.ts";
 import { type Operation, errorResponses, jsonRequestBody, jsonResponse, pathParameter } from "./common.ts";
 
 const Iso = T.String({ format: "date-time" });
@@ -50,7 +51,7 @@ export function guarded(op: Operation, readOnlyAllowed: boolean): Operation {
     tags: ["hosted"],
     ...op,
     parameters: [API_KEY_HEADER, ...(op.parameters ?? [])],
-    responses: { ...responses, ...errorResponses("spec", refusals) },
+    responses: withHostedErrors(responses, refusals),
   } as Operation;
 }
 

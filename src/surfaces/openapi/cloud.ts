@@ -1,6 +1,25 @@
 // OpenAPI operations of the `relay cloud` surface (src/surfaces/cloud/index.ts).
-import { HostedHealth } from "../schemas.ts";
+import { HostedHealth, SpecError } from "../schemas.ts";
 import { type Operation, jsonResponse } from "./common.ts";
+
+type Responses = NonNullable<Operation["responses"]>;
+
+const INTERNAL = "Relay's own fault (internal_error): its store or another dependency failed, or a bug; the request_id finds the request in the server's log";
+
+/**
+ * An operation's responses with the refusals `byStatus` added in the hosted error object (spec §2.6),
+ * and the 500 every hosted route can answer unless the operation describes its own. A status both
+ * name keeps both descriptions. The cloud-*.ts operations take their refusals through this (guarded()
+ * in cloud-keys.ts does), so each documents the shape the cloud listener really answers.
+ */
+export function withHostedErrors(responses: Record<string, object>, byStatus: Record<number, string>): Responses {
+  const out: Record<string, object> = { 500: jsonResponse(INTERNAL, SpecError), ...responses };
+  for (const [status, description] of Object.entries(byStatus)) {
+    const own = out[status] as { description: string } | undefined;
+    out[status] = own ? { ...own, description: `${own.description}; ${description}` } : jsonResponse(description, SpecError);
+  }
+  return out as Responses;
+}
 
 const HEALTH_VALUES =
   "Each service is `healthy` or names what is wrong. database: `unreachable` (the liveness query failed or took over 2 s), " +

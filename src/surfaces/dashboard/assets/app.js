@@ -3,35 +3,16 @@
 // and sends every action through the same /control/* endpoints as the API.
 // It is signed in by the listener's HttpOnly session cookie (/dashboard/login);
 // an expired or missing one sends the browser back to the sign-in page.
+// Shared helpers come from ui.js (window.RelayUI), loaded before this file.
 "use strict";
 (() => {
   const POLL_MS = 5000;
   const PAGE_SIZE = 25;
 
-  const $ = (id) => document.getElementById(id);
-
-  /** Element builder: h("td", { class: "num" }, "12"). Text is set as text, so data cannot inject markup. */
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-      else el.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) el.append(c instanceof Node ? c : String(c));
-    return el;
-  }
+  const { $, h, count, usd, ms, time, dateTime, statusClass, kv, toast, confirmAction } = window.RelayUI;
+  const { getJson, postJson } = window.RelayUI.api("/dashboard/login");
 
   // ---- formatting -------------------------------------------------------
-  const nf = new Intl.NumberFormat();
-  const count = (n) => (n >= 10000 ? new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 }).format(n) : nf.format(n));
-  function usd(n) {
-    if (n === null || n === undefined) return "—";
-    const abs = Math.abs(n);
-    // Model calls cost fractions of a cent: show two significant digits below one cent.
-    const opts = abs === 0 || abs >= 0.01 ? { minimumFractionDigits: 2, maximumFractionDigits: abs < 1 && abs > 0 ? 3 : 2 } : { maximumSignificantDigits: 2 };
-    return new Intl.NumberFormat(undefined, { style: "currency", currency: "USD", ...opts }).format(n);
-  }
   /** A run's cost: "unknown" for a model with no listed price, whose logged $0 is not its cost. */
   const cost = (r) => (r.costUnknown ? h("span", { class: "muted", title: "no listed price for this model" }, "unknown") : usd(r.costUsd));
   /** Axis labels share one precision, enough to tell neighbouring ticks apart. */
@@ -43,78 +24,14 @@
   }
   const pf = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 });
   const pct = (r) => (r === null || r === undefined ? "—" : pf.format(r));
-  function ms(n) {
-    if (n === null || n === undefined) return "—";
-    if (n >= 1000) return `${(n / 1000).toFixed(2)} s`;
-    return n >= 10 ? `${Math.round(n)} ms` : `${n.toFixed(n >= 1 ? 1 : 2)} ms`;
-  }
   function duration(sec) {
     sec = Math.max(0, Math.ceil(sec));
     if (sec >= 3600) return `${Math.floor(sec / 3600)}h ${Math.floor((sec % 3600) / 60)}m`;
     if (sec >= 60) return `${Math.floor(sec / 60)}m ${String(sec % 60).padStart(2, "0")}s`;
     return `${sec}s`;
   }
-  const time = (ts) => new Date(ts).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  const dateTime = (ts) => new Date(ts).toLocaleString();
-  const statusClass = (status) => (status < 400 ? "ok" : status === 499 ? "warn" : "bad");
 
-  // ---- toast ----------------------------------------------------------
-  let toastTimer;
-  function toast(message, bad) {
-    const t = $("toast");
-    t.textContent = message;
-    t.className = bad ? "toast bad" : "toast";
-    t.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => (t.hidden = true), 4000);
-  }
-
-  // ---- API access -------------------------------------------------------
-  const cache = new Map();
-
-  async function failure(res) {
-    if (res.status === 401) location.assign("/dashboard/login");
-    const body = await res.json().catch(() => undefined);
-    return new Error(body?.error?.message || `HTTP ${res.status}`);
-  }
-
-  /** GET with If-None-Match: an unchanged resource costs a 304 and reuses the last body. */
-  async function getJson(url) {
-    const cached = cache.get(url);
-    const headers = cached ? { "if-none-match": cached.etag } : {};
-    const res = await fetch(url, { headers, cache: "no-store" });
-    if (res.status === 304 && cached) return cached.data;
-    if (!res.ok) throw await failure(res);
-    const data = await res.json();
-    const etag = res.headers.get("etag");
-    if (etag) cache.set(url, { etag, data });
-    return data;
-  }
-
-  async function postJson(url, body) {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      // The pages' no-referrer policy would make a POST's Origin "null", which Relay refuses.
-      referrerPolicy: "same-origin",
-    });
-    if (!res.ok) throw await failure(res);
-    return res.json();
-  }
-
-  // ---- dialogs ----------------------------------------------------------
-  /** Resolves true when the user confirms in the modal dialog. */
-  function confirmAction(text, okLabel) {
-    const dialog = $("confirm-dialog");
-    $("confirm-text").textContent = text;
-    $("confirm-ok").textContent = okLabel;
-    dialog.returnValue = "";
-    dialog.showModal();
-    return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true }));
-  }
-
-
+  // ---- actions ----------------------------------------------------------
   /** Runs a confirmed action, reports its outcome and refreshes the page's data. */
   async function act(text, okLabel, run, done) {
     if (!(await confirmAction(text, okLabel))) return;
@@ -380,10 +297,6 @@
   }
 
   const EVENT_LABEL = { attempt: "Attempt", fallback: "Fallback", escalation: "Escalation", error: "Error", mismatch: "Model mismatch", cost_unknown: "Cost unknown" };
-
-  function kv(pairs) {
-    return h("dl", { class: "kv" }, ...pairs.filter(([, v]) => v !== undefined && v !== null && v !== "").flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
-  }
 
   function renderRun(r) {
     const events = r.events.length

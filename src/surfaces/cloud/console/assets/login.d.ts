@@ -1,0 +1,3 @@
+// login.js is browser code imported as text by ../assets.ts.
+declare const text: string;
+export default text;

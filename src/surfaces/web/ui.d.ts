@@ -1,0 +1,3 @@
+// ui.js is browser code imported as text by ./assets.ts.
+declare const text: string;
+export default text;
