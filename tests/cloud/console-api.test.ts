@@ -99,7 +99,7 @@ describe.each(["sqlite", "postgres"] as const)("the team console on %s", (driver
     expect(cookie).not.toContain(secret);
     const token = cookie.slice(cookie.indexOf("=") + 1, cookie.indexOf(";"));
     // Stored: the token's hash, the team, the key and the expiry on the Relay's clock.
-    const stored = await w.relay.relay.store.consoleSessions.getSession(await hashKey(token));
+    const stored = await w.relay.relay.store.consoleSessions.getSession(hashKey(token));
     expect(stored).toMatchObject({ team_id: team.id, key_id: key.id, expires_at: w.clock.now() + SESSION_MS });
     expect(await w.relay.relay.store.consoleSessions.getSession(token)).toBeUndefined();
 
@@ -141,7 +141,7 @@ describe.each(["sqlite", "postgres"] as const)("the team console on %s", (driver
     expect(revoke.status).toBe(200);
     expect(((await revoke.json()) as any).key.revoked_at).toEqual(expect.any(String));
     await expectHostedError(await page("/console/api/me", revoked), 401, "session_expired");
-    expect(await w.relay.relay.store.consoleSessions.getSession(await hashKey(revoked))).toBeUndefined();
+    expect(await w.relay.relay.store.consoleSessions.getSession(hashKey(revoked))).toBeUndefined();
     expect((await page("/console", revoked)).status).toBe(303);
 
     const out = await page("/console/logout", signedOut, { method: "POST", body: "{}" });
@@ -154,9 +154,9 @@ describe.each(["sqlite", "postgres"] as const)("the team console on %s", (driver
     try {
       await expectHostedError(await page("/console/api/me", expiring), 401, "session_expired");
       // The next sign-in forgets sessions that ended.
-      expect(await w.relay.relay.store.consoleSessions.getSession(await hashKey(expiring))).toBeDefined();
+      expect(await w.relay.relay.store.consoleSessions.getSession(hashKey(expiring))).toBeDefined();
       await signIn(other.secret);
-      expect(await w.relay.relay.store.consoleSessions.getSession(await hashKey(expiring))).toBeUndefined();
+      expect(await w.relay.relay.store.consoleSessions.getSession(hashKey(expiring))).toBeUndefined();
     } finally {
       w.clock.advance(-SESSION_MS);
     }

@@ -3,6 +3,7 @@
 // the store keeps only its SHA-256. A fast hash is enough because the secret is random with 256 bits
 // of entropy: a slow password hash (bcrypt, scrypt) defends low-entropy secrets against guessing,
 // which is hopeless here anyway, and would cost every request its work factor.
+import { sha256Hex } from "../../runtime/hash.ts";
 import { CoreError } from "../errors.ts";
 import { prefixedId, secretToken } from "../ids.ts";
 import type { ApiKey, ApiKeyStore, KeyType } from "../../store/keys/types.ts";
@@ -14,12 +15,7 @@ export const KEY_PREFIX = "rk_live_";
 const SHOWN = 4;
 
 /** Hex SHA-256 of a key as presented. */
-export async function hashKey(secret: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)));
-  let hex = "";
-  for (const b of digest) hex += b.toString(16).padStart(2, "0");
-  return hex;
-}
+export const hashKey = (secret: string): string => sha256Hex(secret);
 
 /** A key as created: the stored record, and the secret that is shown once and then forgotten. */
 export interface MintedKey {
@@ -35,7 +31,7 @@ export async function createKey(keys: ApiKeyStore, teamId: string, type: KeyType
     type,
     name,
     prefix: secret.slice(0, KEY_PREFIX.length + SHOWN),
-    hash: await hashKey(secret),
+    hash: hashKey(secret),
     created_at: new Date().toISOString(),
     revoked_at: null,
   };

@@ -11,6 +11,7 @@ import type { AttemptResult, WebhookDelivery, WebhookEndpoint, WebhookStore } fr
 import type { Clock } from "../limits/clock.ts";
 import type { Logger } from "../log.ts";
 import { fetchPublic } from "../net/public-url.ts";
+import { forgetEndpoints } from "./emit.ts";
 import { sealPlainSecrets, signingSecrets } from "./secrets.ts";
 import { webhookHeaders } from "./signing.ts";
 
@@ -119,7 +120,10 @@ export class WebhookDispatcher {
     try {
       const endpoint = await this.deps.store.webhooks.getEndpoint(d.endpoint_id);
       const result = endpoint?.enabled ? await this.send(d, endpoint) : this.result(d, null, "the endpoint was removed or disabled", 0, true);
-      if (result.attempt.response_status === 410 && endpoint) await this.deps.store.webhooks.disableEndpoint(endpoint.id);
+      if (result.attempt.response_status === 410 && endpoint) {
+        await this.deps.store.webhooks.disableEndpoint(endpoint.id);
+        forgetEndpoints(this.deps, endpoint.team_id);
+      }
       await this.deps.store.webhooks.recordAttempt(result);
     } catch (e) {
       // The claim runs out and the delivery is tried again.

@@ -6,7 +6,7 @@ import type { Clock } from "../limits/clock.ts";
 import type { Logger } from "../log.ts";
 import { prefixedId } from "../ids.ts";
 import { PLANS, type PlanName } from "../tenancy/plans.ts";
-import type { WebhookDelivery, WebhookStore } from "../../store/webhooks/types.ts";
+import type { WebhookDelivery, WebhookEndpoint, WebhookStore } from "../../store/webhooks/types.ts";
 import type { EventType, WebhookPayload } from "./events.ts";
 
 export interface EmitDeps {
@@ -39,8 +39,35 @@ function throttled(deps: EmitDeps, teamId: string, type: EventType): boolean {
   return false;
 }
 
+/**
+ * A team's endpoints, read at most once per ENDPOINTS_TTL_MS: every relayed call of a pro team emits,
+ * and should not pay a store read to learn that nobody listens. A change made through this instance
+ * is seen at once (forgetEndpoints); one made through another instance within the TTL, and a delivery
+ * queued meanwhile for a removed endpoint is dropped by the dispatcher.
+ */
+const ENDPOINTS_TTL_MS = 5_000;
+const endpointCache = new WeakMap<object, Map<string, { at: number; endpoints: Promise<WebhookEndpoint[]> }>>();
+
+/** Drops the cached endpoints of `teamId` (cached per Relay, `deps`): call after creating, removing or disabling one. */
+export function forgetEndpoints(deps: object, teamId: string): void {
+  endpointCache.get(deps)?.delete(teamId);
+}
+
+function endpointsOf(deps: EmitDeps, teamId: string): Promise<WebhookEndpoint[]> {
+  let cache = endpointCache.get(deps);
+  if (!cache) endpointCache.set(deps, (cache = new Map()));
+  const now = deps.clock.now();
+  const hit = cache.get(teamId);
+  if (hit && now - hit.at < ENDPOINTS_TTL_MS) return hit.endpoints;
+  const endpoints = deps.store.webhooks.listEndpoints(teamId);
+  cache.set(teamId, { at: now, endpoints });
+  // A failed read is not kept: the next event reads again.
+  endpoints.catch(() => forgetEndpoints(deps, teamId));
+  return endpoints;
+}
+
 async function queue(deps: EmitDeps, teamId: string, type: EventType, data: Record<string, unknown>): Promise<void> {
-  const endpoints = (await deps.store.webhooks.listEndpoints(teamId)).filter((e) => e.enabled && e.events.includes(type));
+  const endpoints = (await endpointsOf(deps, teamId)).filter((e) => e.enabled && e.events.includes(type));
   if (endpoints.length === 0) return;
   const now = deps.clock.now();
   const payload: WebhookPayload = { type, timestamp: new Date(now).toISOString(), data };

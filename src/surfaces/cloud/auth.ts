@@ -81,7 +81,7 @@ async function authenticate(relay: Relay, request: Request): Promise<HostedAuth>
 
 /** The team and key of an API key's secret: 401 when unknown, revoked or of a team that is gone. */
 export async function authByKey(relay: Relay, secret: string): Promise<HostedAuth> {
-  const key = await relay.store.apiKeys.keyByHash(await hashKey(secret));
+  const key = await relay.store.apiKeys.keyByHash(hashKey(secret));
   if (!key) throw new CoreError(401, "invalid_api_key", "the API key is not valid");
   if (key.revoked_at !== null) throw new CoreError(401, "invalid_api_key", "the API key was revoked");
   const team = await relay.store.teams.getTeam(key.team_id);

@@ -7,6 +7,7 @@
 import { CoreError } from "../../core/errors.ts";
 import type { Relay } from "../../relay.ts";
 import { invalid } from "../../core/registry/fields.ts";
+import { sha256Hex } from "../../runtime/hash.ts";
 
 const KEY_MAX = 255;
 
@@ -15,7 +16,7 @@ export async function idempotent(relay: Relay, team: string, request: Request, b
   if (key === null) return run();
   if (key === "" || key.length > KEY_MAX) throw invalid("Idempotency-Key", key, "string", `must be 1 to ${KEY_MAX} characters`);
   const store = relay.store.idempotency;
-  const fingerprint = new Bun.CryptoHasher("sha256").update(`${request.method} ${new URL(request.url).pathname}\n${body}`).digest("hex");
+  const fingerprint = sha256Hex(`${request.method} ${new URL(request.url).pathname}\n${body}`);
   const claim = await store.claim(team, key, fingerprint, new Date().toISOString());
   if (claim.kind === "seen") {
     if (claim.fingerprint !== fingerprint) throw new CoreError(422, "idempotency_key_reused", "this Idempotency-Key was sent with a different request; use a new key for a new request");

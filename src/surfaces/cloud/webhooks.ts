@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import { CoreError } from "../../core/errors.ts";
 import { requireMasterKey } from "../../core/secrets/master-key.ts";
 import { requirePlan } from "../../core/tenancy/plans.ts";
+import { forgetEndpoints } from "../../core/webhooks/emit.ts";
 import { createEndpoint, endpointFields, publicEndpoint, rotateSecret } from "../../core/webhooks/endpoints.ts";
 import type { Relay } from "../../relay.ts";
 import type { DeliveryAttempt, WebhookDelivery, WebhookEndpoint } from "../../store/webhooks/types.ts";
@@ -60,6 +61,7 @@ function handlers(relay: Relay): Record<"create" | "list" | "remove" | "rotate" 
       return idempotent(relay, auth.team.id, request, text, async () => {
         const fields = endpointFields(jsonObjectOf(text));
         const endpoint = await createEndpoint(store, auth.team.id, fields, relay.config().cloud.allowPrivateNetworks, await requireMasterKey(relay));
+        forgetEndpoints(relay, auth.team.id);
         return json({ webhook: publicEndpoint(endpoint), secret: endpoint.secret }, 201);
       });
     },
@@ -67,6 +69,7 @@ function handlers(relay: Relay): Record<"create" | "list" | "remove" | "rotate" 
     remove: async (_, auth, params) => {
       const endpoint = await ownEndpoint(relay, auth, params.id!);
       await store.deleteEndpoint(endpoint.id);
+      forgetEndpoints(relay, auth.team.id);
       return json({ webhook: publicEndpoint(endpoint), deleted: true });
     },
     rotate: async (_, auth, params) => {

@@ -57,7 +57,7 @@ export async function sessionAuth(relay: Relay, request: Request): Promise<Hoste
   const token = cookieOf(request);
   if (token === undefined) throw new CoreError(401, "session_required", "sign in to the console at /console/login");
   const sessions = relay.store.consoleSessions;
-  const hash = await hashKey(token);
+  const hash = hashKey(token);
   const session = await sessions.getSession(hash);
   if (!session || session.expires_at <= relay.clock.now()) throw new CoreError(401, "session_expired", "the console session ended; sign in again");
   const key = await relay.store.apiKeys.getKey(session.key_id);
@@ -102,7 +102,7 @@ export async function signIn(relay: Relay, request: Request): Promise<Response> 
   await relay.store.consoleSessions.deleteExpired(now);
   const token = secretToken(32);
   await relay.store.consoleSessions.insertSession({
-    token_hash: await hashKey(token),
+    token_hash: hashKey(token),
     team_id: auth.team.id,
     key_id: auth.key.id,
     created_at: new Date(now).toISOString(),
@@ -116,6 +116,6 @@ export async function signIn(relay: Relay, request: Request): Promise<Response> 
 export async function signOut(relay: Relay, request: Request): Promise<Response> {
   requireOwnPage(request, true);
   const token = cookieOf(request);
-  if (token !== undefined) await relay.store.consoleSessions.deleteSession(await hashKey(token));
+  if (token !== undefined) await relay.store.consoleSessions.deleteSession(hashKey(token));
   return new Response(null, { status: 204, headers: { "set-cookie": setCookie(request, "", 0), "cache-control": "no-store" } });
 }
