@@ -16,8 +16,12 @@ import type { Logger } from "./core/log.ts";
 import type { RouterDeps } from "./core/router/deps.ts";
 import type { LoopGuard } from "./core/router/loop-guard.ts";
 import { closeParts, reconfigureParts, routerParts } from "./core/router/parts.ts";
+import { MeshBoard } from "./core/mesh/board.ts";
+import { MeshOutbox } from "./core/mesh/outbox.ts";
+import { MeshSync } from "./core/mesh/sync.ts";
 import type { RunWriter } from "./core/telemetry/writer.ts";
 import { pruneTeamRuns } from "./core/tenancy/retention.ts";
+import { BenchmarkRunner } from "./core/benchmarks/runner.ts";
 import { WebhookDispatcher } from "./core/webhooks/dispatcher.ts";
 import { assembleRegistry, buildCatalog, strategyOptionsProblems } from "./plugin/assemble.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
@@ -47,8 +51,14 @@ export class Relay implements RouterDeps {
   readonly budget: MemoryBudgetGuard;
   readonly writer: RunWriter;
   readonly loop: LoopGuard;
+  /** The mesh (mesh.enabled): outcomes to send, what was received, and the syncs; the proxy surface starts them (src/surfaces/control/mesh.ts). */
+  readonly mesh: MeshOutbox;
+  readonly meshBoard: MeshBoard;
+  readonly meshSync: MeshSync;
   /** Sends the hosted teams' webhook deliveries; the cloud listener starts it (src/surfaces/cloud/index.ts). */
   readonly webhookDispatcher = new WebhookDispatcher(this);
+  /** Runs the hosted teams' queued benchmark runs; the cloud listener starts it (src/surfaces/cloud/index.ts). */
+  readonly benchmarkRunner = new BenchmarkRunner(this);
   private catalogCache: Catalog | undefined;
   plugins: { loaded: LoadedPlugin[]; failed: FailedPlugin[] } = { loaded: [], failed: [] };
   private closed = false;
@@ -63,6 +73,9 @@ export class Relay implements RouterDeps {
   ) {
     const install = installId(relayHome(env));
     if (!install.persisted) log.warn("could not keep this install's id in RELAY_HOME; a new one is used until the next start", { home: relayHome(env) });
+    this.mesh = new MeshOutbox(() => this.config().mesh.enabled);
+    this.meshBoard = new MeshBoard(() => this.config().mesh.successBar);
+    this.meshSync = new MeshSync({ config: () => this.config(), outbox: this.mesh, board: this.meshBoard, log });
     ({ control: this.control, rate: this.rate, cooldown: this.cooldown, health: this.health, budget: this.budget, writer: this.writer, loop: this.loop } = routerParts({
       config: loaded.config,
       log,
@@ -70,6 +83,7 @@ export class Relay implements RouterDeps {
       runs: store.runs,
       installId: install.id,
       clock,
+      healthFeeds: [this.meshBoard],
     }));
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
@@ -90,6 +104,8 @@ export class Relay implements RouterDeps {
         this.store.runs.prune(before),
         this.store.responses.prune(before),
         pruneTeamRuns(this.store.teams, this.store.runs, now),
+        // The mesh's aggregates read a day of outcomes; they are kept as long as the run log.
+        this.store.mesh.prune(before),
       ]);
       return runs + teamRuns;
     } catch (e) {
@@ -195,7 +211,9 @@ export class Relay implements RouterDeps {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.meshSync.stop();
     await this.webhookDispatcher.stop();
+    await this.benchmarkRunner.stop();
     this.unwatch();
     await closeParts(this, this.log);
     await this.store.close();

@@ -54,12 +54,16 @@ Listening beyond loopback requires an admin token (RELAY_ADMIN_TOKEN).`,
        relay cloud keys list --team TEAM
        relay cloud keys rotate KEY
        relay cloud keys revoke KEY
+       relay cloud teams set-cloud TEAM on|off
+       relay cloud users list [--team TEAM]
+       relay cloud users reset-password EMAIL [--stdin]
 
 Runs the hosted API on its own listener (default --port 4200). The teams and keys
 subcommands work on the configured store directly (store.driver), running or not:
 'teams create' prints the team's first standard key, and 'keys create' and 'keys rotate'
 a new key, once (it is stored only as a hash). A rotated key stays valid until revoked.
---json prints JSON.`,
+'users reset-password' sets a new random password, printed once, or reads one from stdin
+(--stdin), and revokes the user's access tokens. --json prints JSON.`,
   service: `Usage: relay service install --print [--user NAME]
 
 Prints a hardened systemd unit that runs this binary; redirect it to /etc/systemd/system/relay.service.`,

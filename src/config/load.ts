@@ -85,7 +85,12 @@ export function envLayer(env: Record<string, string | undefined>): Tree {
   set("RELAY_CLOUD_TLS_CERT", (v) => (tls.cert = v));
   set("RELAY_CLOUD_TLS_KEY", (v) => (tls.key = v));
   if (Object.keys(tls).length) cloud.tls = tls;
+  const billing: Tree = {};
+  set("STRIPE_SECRET_KEY", (v) => (billing.secretKey = v));
+  set("STRIPE_WEBHOOK_SECRET", (v) => (billing.webhookSecret = v));
+  if (Object.keys(billing).length) cloud.billing = billing;
   if (Object.keys(cloud).length) out.cloud = cloud;
+  set("RELAY_MESH_API_KEY", (v) => (out.mesh = { apiKey: v }));
   return out;
 }
 

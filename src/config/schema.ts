@@ -134,6 +134,40 @@ export const ConfigSchema = T.Object(
             "let the calls Relay makes to URLs its users give (an A2A card's card_url, webhooks) reach loopback, private, link-local and other non-public addresses; false = refused with 400 unsafe_url",
           ...fileOnly("listen"),
         }),
+        accounts: T.Object(
+          {
+            passwordMemoryKiB: T.Integer({ minimum: 8, default: 65536, description: "argon2id memory per password hash, in KiB (sign-up, sign-in, reset)" }),
+            passwordTimeCost: T.Integer({ minimum: 1, maximum: 20, default: 2, description: "argon2id iterations per password hash" }),
+            tokenTtlDays: T.Integer({ minimum: 1, maximum: 365, default: 30, description: "days an access token from sign-in or sign-up stays valid" }),
+            signinFailuresPerEmail: T.Integer({ minimum: 1, default: 5, description: "failed sign-ins (or sign-ups of a taken email) per email per window before 429" }),
+            signinFailuresGlobal: T.Integer({ minimum: 1, default: 1000, description: "failed sign-ins across all emails per window before every sign-in is 429" }),
+            signinWindowMinutes: T.Integer({ minimum: 1, maximum: 1440, default: 15, description: "length of the sign-in failure window" }),
+            signupsPerMinute: T.Integer({ minimum: 1, default: 60, description: "sign-ups per minute per instance (each costs an argon2id hash) before 429" }),
+          },
+          { default: {}, additionalProperties: false, description: "accounts of the hosted API (/v1/accounts/*)" },
+        ),
+        billing: T.Object(
+          {
+            stripeApiBase: T.String({
+              format: "uri",
+              default: "https://api.stripe.com",
+              description: "Stripe's API base the stripe SDK calls (scheme, host and port; a test points it at a local fake)",
+              ...fileOnly("endpoint"),
+            }),
+            secretKey: T.Optional(T.String({ minLength: 1, description: "Stripe secret key (env STRIPE_SECRET_KEY); unset = the /v1/billing routes answer 503", ...fileOnly("secret") })),
+            webhookSecret: T.Optional(
+              T.String({ minLength: 1, description: "signing secret of Stripe's webhook endpoint, whsec_… (env STRIPE_WEBHOOK_SECRET); unset = POST /v1/billing/webhook answers 503", ...fileOnly("secret") }),
+            ),
+            prices: T.Object(
+              {
+                maker: T.Optional(T.String({ minLength: 1, description: "Stripe price id (price_…) of the maker plan's subscription" })),
+                pro: T.Optional(T.String({ minLength: 1, description: "Stripe price id (price_…) of the pro plan's subscription" })),
+              },
+              { default: {}, additionalProperties: false },
+            ),
+          },
+          { default: {}, additionalProperties: false, description: "Stripe billing of the hosted plans (/v1/billing/*)" },
+        ),
       },
       { default: {}, additionalProperties: false },
     ),
@@ -199,6 +233,16 @@ export const ConfigSchema = T.Object(
         baselineModel: T.String({ default: "claude-opus-4-5", description: "model savings are measured against" }),
         retentionDays: T.Integer({ minimum: 1, default: 30, description: "runs older than this are pruned" }),
         durableWaitMs: T.Integer({ minimum: 0, default: 1_000, description: "longest a response waits for its run record to be committed; 0 = answer without waiting (a crash can then lose runs already answered)" }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    mesh: T.Object(
+      {
+        enabled: T.Boolean({ default: false, description: "share anonymised routing outcomes with the cloud and route with what every proxy reports (never prompt or answer text)" }),
+        url: T.Optional(T.String({ format: "uri", description: "the cloud's base URL (`relay cloud`), e.g. https://cloud.example.com", ...fileOnly("endpoint") })),
+        apiKey: T.Optional(T.String({ minLength: 1, description: "a standard key of the team on the cloud (env RELAY_MESH_API_KEY)", ...fileOnly("secret") })),
+        intervalSec: T.Integer({ minimum: 10, default: 300, description: "seconds between automatic mesh syncs (POST /v1/mesh/sync syncs now)" }),
+        successBar: T.Number({ minimum: 0, maximum: 1, default: 0.9, description: "success rate a model must meet across the mesh; below it, with 5+ outcomes, strategies demote it" }),
       },
       { default: {}, additionalProperties: false },
     ),

@@ -15,6 +15,8 @@ export type { ChatRequest, ChatResponse, WireFormat } from "../core/ir.ts";
 export type * from "../core/ir.ts";
 /** TypeBox, for options schemas: a plugin file gets it from `relay/plugin` and needs no `node_modules`. */
 export { Type } from "@sinclair/typebox";
+/** The coarse feature bucket the mesh keys success rates by (`complex.m`): a request's tier and input-size band. */
+export { requestBucket } from "../core/mesh/bucket.ts";
 export type { Static, TSchema } from "@sinclair/typebox";
 
 export type Tier = "simple" | "moderate" | "complex";
@@ -145,7 +147,7 @@ export interface RouteInput {
   headers: Headers;
 }
 
-/** What is known about a provider's or a model's health; every source (local cooldown and failures today) feeds it. */
+/** What is known about a provider's or a model's health; every source (local cooldown and failures, and the mesh's reports through `shared`) feeds it. */
 export interface HealthFacts {
   /** True while some source has it cooled down. */
   coolingDown: boolean;
@@ -157,10 +159,25 @@ export interface HealthFacts {
   lastFailureAt?: number;
 }
 
+/** What other proxies reported of a model through the mesh (mesh.enabled), over the cloud's last 24 hours. */
+export interface SharedFacts {
+  requests: number;
+  /** Outcomes that count against the model: rate limits, server errors, timeouts. */
+  errors: number;
+  successRate: number;
+  /** The success rate meets the configured bar (mesh.successBar). */
+  meetsBar: boolean;
+}
+
 export interface HealthView {
   provider(name: string): HealthFacts;
   /** The model's own facts merged with its provider's. */
   model(model: ModelInfo): HealthFacts;
+  /**
+   * What the mesh reported of the model: over every bucket, or for requests of `bucket` (requestBucket());
+   * undefined without the mesh or with too few reports (fewer than 5) to judge by.
+   */
+  shared?(model: ModelInfo, bucket?: string): SharedFacts | undefined;
 }
 
 export interface StrategyContext<O = Record<string, unknown>> {

@@ -254,6 +254,163 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 12,
+    name: "accounts",
+    // Users of the hosted teams, their access tokens and invites, and the sign-in failure windows
+    // (src/store/users/); teams gain whether Cloud features are on. Secrets are kept as SHA-256
+    // hashes, passwords as argon2id PHC strings. users.team_id has no foreign key: a signup writes
+    // its user first, so a taken email leaves no team behind.
+    statements: (t) => [
+      `ALTER TABLE teams ADD COLUMN cloud_enabled ${t.bool} NOT NULL DEFAULT FALSE`,
+      `CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        email TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        password_reset_at TEXT
+      )`,
+      "CREATE INDEX users_team ON users (team_id)",
+      `CREATE TABLE access_tokens (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at ${t.bigint} NOT NULL,
+        revoked_at TEXT
+      )`,
+      "CREATE INDEX access_tokens_user ON access_tokens (user_id)",
+      "CREATE INDEX access_tokens_expires ON access_tokens (expires_at)",
+      `CREATE TABLE account_invites (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        email TEXT NOT NULL,
+        role TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at ${t.bigint} NOT NULL,
+        used_at TEXT
+      )`,
+      `CREATE TABLE account_throttle (
+        subject TEXT PRIMARY KEY,
+        window_start ${t.bigint} NOT NULL,
+        failures INTEGER NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 13,
+    name: "billing",
+    // A team's Stripe customer and the subscription state the last applied webhook event left
+    // (src/store/billing/): event_created (Unix seconds) refuses older events that arrive late.
+    // billing_events holds the ids of handled events, so a redelivery changes nothing more.
+    statements: (t) => [
+      `CREATE TABLE billing_accounts (
+        team_id TEXT PRIMARY KEY REFERENCES teams (id),
+        stripe_customer_id TEXT NOT NULL UNIQUE,
+        subscription_id TEXT,
+        subscription_status TEXT,
+        plan TEXT,
+        event_created ${t.bigint},
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+      `CREATE TABLE billing_events (
+        event_id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        created ${t.bigint} NOT NULL,
+        team_id TEXT,
+        outcome TEXT NOT NULL,
+        processed_at TEXT NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 14,
+    name: "benchmarks",
+    // Benchmark runs and each call's result (src/store/benchmarks/). A runner takes a queued run, or a
+    // running one whose lease ran out (its instance died), by a compare-and-set; the results' key
+    // keeps a resumed run from recording a call twice. Times in ms.
+    statements: (t) => [
+      `CREATE TABLE benchmark_runs (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT,
+        models TEXT NOT NULL,
+        set_name TEXT NOT NULL,
+        prompt_set TEXT NOT NULL,
+        max_tokens INTEGER NOT NULL,
+        spend_cap_usd ${t.real} NOT NULL,
+        spent_usd ${t.real} NOT NULL,
+        created_at ${t.bigint} NOT NULL,
+        started_at ${t.bigint},
+        finished_at ${t.bigint},
+        lease_until ${t.bigint}
+      )`,
+      "CREATE INDEX benchmark_runs_team ON benchmark_runs (team_id, created_at)",
+      "CREATE INDEX benchmark_runs_active ON benchmark_runs (created_at) WHERE status IN ('queued', 'running')",
+      `CREATE TABLE benchmark_results (
+        run_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prompt_id TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        at ${t.bigint} NOT NULL,
+        success ${t.bool} NOT NULL,
+        status INTEGER NOT NULL,
+        error TEXT,
+        latency_ms ${t.real} NOT NULL,
+        cost_usd ${t.real} NOT NULL,
+        input_tokens ${t.bigint} NOT NULL,
+        output_tokens ${t.bigint} NOT NULL,
+        score ${t.real},
+        output TEXT NOT NULL,
+        PRIMARY KEY (run_id, model, prompt_id)
+      )`,
+      "CREATE INDEX benchmark_results_team_model ON benchmark_results (team_id, model, at)",
+    ],
+  },
+  {
+    version: 15,
+    name: "mesh outcomes",
+    // Anonymised routing outcomes proxies and SDKs report to the cloud (src/store/mesh/): no text,
+    // only model, provider, tier, a coarse feature bucket and the outcome's class, latency and cost.
+    // (team_id, batch_id, seq) makes a re-sent batch insert nothing twice; mesh_batches records
+    // each batch once per kind (outcomes, logs), so a re-send is answered as a duplicate.
+    statements: (t) => [
+      `CREATE TABLE mesh_outcomes (
+        team_id TEXT NOT NULL,
+        batch_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        ts ${t.bigint} NOT NULL,
+        model TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        tier TEXT,
+        bucket TEXT NOT NULL,
+        class TEXT NOT NULL,
+        latency_ms ${t.real} NOT NULL,
+        cost_usd ${t.real} NOT NULL,
+        escalations INTEGER NOT NULL,
+        PRIMARY KEY (team_id, batch_id, seq)
+      )`,
+      "CREATE INDEX mesh_outcomes_ts ON mesh_outcomes (ts)",
+      `CREATE TABLE mesh_batches (
+        team_id TEXT NOT NULL,
+        batch_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        items INTEGER NOT NULL,
+        received_at ${t.bigint} NOT NULL,
+        PRIMARY KEY (team_id, kind, batch_id)
+      )`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -2,13 +2,16 @@
 // (a driver adds those whose writes differ: runs, budgets) and the integrity check.
 import type { AgentRegistry } from "./agents/types.ts";
 import { SqlAgentRegistry } from "./agents/sql.ts";
+import { SqlBillingStore } from "./billing/sql.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
+import { SqlBenchmarkStore } from "./benchmarks/sql.ts";
 import { SqlConsoleSessionStore } from "./console-sessions/sql.ts";
 import { SqlCredentialStore } from "./credentials/sql.ts";
 import { SqlIdempotencyStore } from "./idempotency/sql.ts";
 import { SqlApiKeyStore } from "./keys/sql.ts";
 import { SqlKv } from "./kv/sql.ts";
 import type { KvStore } from "./kv/types.ts";
+import { SqlMeshStore } from "./mesh/sql.ts";
 import { LATEST_VERSION, type Dialect } from "./migrations.ts";
 import { SqlResponseStore } from "./responses/sql.ts";
 import type { ResponseStore } from "./responses/types.ts";
@@ -16,6 +19,7 @@ import type { RunLog } from "./runs/types.ts";
 import type { SqlConnection } from "./sql.ts";
 import { SqlTeamStore } from "./teams/sql.ts";
 import type { Store } from "./types.ts";
+import { SqlAccountStore } from "./users/sql.ts";
 import { SqlWebhookStore } from "./webhooks/sql.ts";
 
 export abstract class SqlStore implements Store {
@@ -31,6 +35,10 @@ export abstract class SqlStore implements Store {
   readonly webhooks: SqlWebhookStore;
   readonly consoleSessions: SqlConsoleSessionStore;
   readonly credentials: SqlCredentialStore;
+  readonly benchmarks: SqlBenchmarkStore;
+  readonly billing: SqlBillingStore;
+  readonly accounts: SqlAccountStore;
+  readonly mesh: SqlMeshStore;
 
   constructor(protected readonly sql: SqlConnection) {
     this.kv = new SqlKv(sql);
@@ -42,6 +50,10 @@ export abstract class SqlStore implements Store {
     this.webhooks = new SqlWebhookStore(sql);
     this.consoleSessions = new SqlConsoleSessionStore(sql);
     this.credentials = new SqlCredentialStore(sql);
+    this.benchmarks = new SqlBenchmarkStore(sql);
+    this.billing = new SqlBillingStore(sql);
+    this.accounts = new SqlAccountStore(sql);
+    this.mesh = new SqlMeshStore(sql);
   }
 
   /** Driver-level health check, before the migration version check. */

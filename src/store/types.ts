@@ -2,15 +2,19 @@
 // composed here with the lifecycle. Callers depend only on these interfaces; bun:sqlite is the
 // embedded default and Postgres (Bun.SQL) serves multi-instance deployments.
 import type { AgentRegistry } from "./agents/types.ts";
+import type { BillingStore } from "./billing/types.ts";
+import type { BenchmarkStore } from "./benchmarks/types.ts";
 import type { BudgetSpend } from "./budgets/types.ts";
 import type { ConsoleSessionStore } from "./console-sessions/types.ts";
 import type { CredentialStore } from "./credentials/types.ts";
 import type { IdempotencyStore } from "./idempotency/types.ts";
 import type { ApiKeyStore } from "./keys/types.ts";
 import type { KvStore } from "./kv/types.ts";
+import type { MeshStore } from "./mesh/types.ts";
 import type { ResponseStore } from "./responses/types.ts";
 import type { RunLog } from "./runs/types.ts";
 import type { TeamStore } from "./teams/types.ts";
+import type { AccountStore } from "./users/types.ts";
 import type { WebhookStore } from "./webhooks/types.ts";
 
 export interface Store {
@@ -32,6 +36,14 @@ export interface Store {
   readonly webhooks: WebhookStore;
   /** The hosted teams' provider keys, sealed under the master key. */
   readonly credentials: CredentialStore;
+  /** The hosted teams' Stripe customers and subscriptions, and the billing events handled. */
+  readonly billing: BillingStore;
+  /** The hosted teams' users, their access tokens and invites, and sign-in throttling. */
+  readonly accounts: AccountStore;
+  /** Routing outcomes reported to the cloud (the mesh), and the batches they came in. */
+  readonly mesh: MeshStore;
+  /** Benchmark runs and their calls' results. */
+  readonly benchmarks: BenchmarkStore;
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** True when the database reports no corruption. */

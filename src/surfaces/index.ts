@@ -6,6 +6,7 @@ import { browserGuard, type ListenerAddress } from "./browser-guard.ts";
 import { cloudSurface } from "./cloud/index.ts";
 import { unknownRoute } from "./cloud/errors.ts";
 import { controlSurface } from "./control/index.ts";
+import { meshSurface } from "./control/mesh.ts";
 import { dashboardSurface } from "./dashboard/index.ts";
 import { docsSurface } from "./docs/index.ts";
 import { installToken, installTokenFile } from "./install-token.ts";
@@ -15,7 +16,7 @@ import { telemetrySurface } from "./telemetry/index.ts";
 export function surfacesFor(relay: Relay, command: "start" | "cloud") {
   return command === "cloud"
     ? [cloudSurface(relay)]
-    : [proxySurface(relay), controlSurface(relay), telemetrySurface(relay), dashboardSurface(relay)];
+    : [proxySurface(relay), controlSurface(relay), telemetrySurface(relay), meshSurface(relay), dashboardSurface(relay)];
 }
 
 /**

@@ -15,6 +15,7 @@ import { createKey, createTeam } from "../../src/core/tenancy/api-keys.ts";
 import type { PlanName } from "../../src/core/tenancy/plans.ts";
 import { listen, type Listener } from "../../src/runtime/serve.ts";
 import { buildFetch } from "../../src/surfaces/index.ts";
+import { startFakeStripe, type FakeStripe } from "../fakes/stripe.ts";
 import { chatBody, startWorld, type World } from "../proxy/world.ts";
 import { postgresDatabase } from "./pg-database.ts";
 
@@ -43,12 +44,20 @@ const { model: _, ...payload } = chatBody("gpt-4o-mini");
 /** Nothing listens there: deliveries fail, which no case here waits for. */
 const HOOK = "http://127.0.0.1:9/hook";
 const STORED_KEY = { path: "/api/v1/credentials", body: { provider: "openai", api_key: "sk-matrix-0123456789" } };
+/** A benchmark run of one model on the shipped set, under a small cap. */
+const BENCHMARK = { path: "/api/v1/benchmarks/run", body: { models: ["gpt-4o-mini"], prompt_set: "basics", spend_cap_usd: 0.01, max_tokens: 16 } };
+const CHECKOUT = { path: "/v1/billing/checkout", body: { plan: "pro", success_url: "https://app.example/done", cancel_url: "https://app.example/billing" } };
+/** A fresh batch id per call, so each upload is stored rather than recognised as a duplicate. */
+const batchId = () => `mb_${crypto.randomUUID()}`;
+const OUTCOME = { ts: Date.now(), model: "gpt-4o-mini", provider: "openai", tier: "simple", bucket: "simple.xs", class: "ok", latency_ms: 120, cost_usd: 0.0001, escalations: 0 };
+const UPLOADED_RUN = () => ({ id: `req_${crypto.randomUUID()}`, timestamp: new Date().toISOString(), latency_ms: 90, model: "gpt-4o-mini", provider: "openai", status: 200, tokens: { input: 12, output: 3 } });
 const AGENT = { name: "Summariser", capability: "summarize", description: "Summarises text", endpoint: "https://agents.example/summarise", protocol: "a2a" };
 
 describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted route, on %s", (driver) => {
   let db: Awaited<ReturnType<typeof postgresDatabase>> | undefined;
   let w: World;
   let cloud: Listener;
+  let stripe: FakeStripe;
   let pro: { team: string; key: string; readOnly: string };
   let free: string;
   let limited: string;
@@ -121,6 +130,61 @@ describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted r
       status: 200,
       readOnly: false,
     },
+    "GET /v1/accounts/me": { ok: () => ({ path: "/v1/accounts/me" }), status: 200, readOnly: true },
+    "GET /v1/accounts/status": { ok: () => ({ path: "/v1/accounts/status" }), status: 200, readOnly: true },
+    "GET /v1/accounts/members": { ok: () => ({ path: "/v1/accounts/members" }), status: 200, readOnly: true },
+    "POST /v1/telemetry": {
+      ok: () => ({ path: "/v1/telemetry", body: { batch_id: batchId(), outcomes: [OUTCOME] } }),
+      status: 200,
+      bad: () => ({ path: "/v1/telemetry", body: { batch_id: batchId(), outcomes: [{ ...OUTCOME, bucket: "a prompt" }] }, parameter: "outcomes[0].bucket" }),
+      readOnly: false,
+    },
+    "POST /v1/telemetry/logs": {
+      ok: () => ({ path: "/v1/telemetry/logs", body: { batch_id: batchId(), runs: [UPLOADED_RUN()] } }),
+      status: 200,
+      bad: () => ({ path: "/v1/telemetry/logs", body: { batch_id: batchId(), runs: [{ ...UPLOADED_RUN(), status: "ok" }] }, parameter: "runs[0].status" }),
+      readOnly: false,
+    },
+    "GET /v1/telemetry/stats": { ok: () => ({ path: "/v1/telemetry/stats?days=1" }), status: 200, bad: () => ({ path: "/v1/telemetry/stats?days=0", parameter: "days" }), readOnly: true },
+    "GET /v1/telemetry/runs": { ok: () => ({ path: "/v1/telemetry/runs?limit=5" }), status: 200, bad: () => ({ path: "/v1/telemetry/runs?offset=-1", parameter: "offset" }), readOnly: true },
+    "GET /v1/telemetry/savings": { ok: () => ({ path: "/v1/telemetry/savings" }), status: 200, bad: () => ({ path: "/v1/telemetry/savings?days=many", parameter: "days" }), readOnly: true },
+    "GET /v1/telemetry/health": { ok: () => ({ path: "/v1/telemetry/health" }), status: 200, readOnly: true },
+    "GET /v1/status": { ok: () => ({ path: "/v1/status" }), status: 200, readOnly: true },
+    "POST /v1/route": { ok: () => ({ path: "/v1/route", body: { tier: "simple", input_tokens: 100 } }), status: 200, bad: () => ({ path: "/v1/route", body: { bucket: "a prompt" }, parameter: "bucket" }), readOnly: false },
+    "POST /v1/billing/checkout": { ok: () => CHECKOUT, status: 200, bad: () => ({ ...CHECKOUT, body: { ...CHECKOUT.body, plan: "enterprise" }, parameter: "plan" }), readOnly: false },
+    "POST /v1/billing/portal": {
+      // The team's first checkout makes its Stripe customer, which the portal needs.
+      ok: async () => {
+        expect((await call("POST", CHECKOUT, pro.key)).status).toBe(200);
+        return { path: "/v1/billing/portal", body: { return_url: "https://app.example/settings" } };
+      },
+      status: 200,
+      bad: () => ({ path: "/v1/billing/portal", body: { return_url: "settings" }, parameter: "return_url" }),
+      readOnly: false,
+    },
+    "POST /api/v1/benchmarks/run": { ok: () => BENCHMARK, status: 202, bad: () => ({ ...BENCHMARK, body: { ...BENCHMARK.body, models: [] }, parameter: "models" }), readOnly: false },
+    "GET /api/v1/benchmarks": { ok: () => ({ path: "/api/v1/benchmarks" }), status: 200, bad: () => ({ path: "/api/v1/benchmarks?limit=0", parameter: "limit" }), readOnly: true },
+    "GET /api/v1/benchmarks/:id": {
+      ok: async () => {
+        const res = await call("POST", BENCHMARK, pro.key);
+        expect(res.status).toBe(202);
+        return { path: `/api/v1/benchmarks/${((await res.json()) as Json).benchmark.id}` };
+      },
+      status: 200,
+      readOnly: true,
+    },
+    "GET /api/v1/benchmarks/history/:model": {
+      ok: () => ({ path: "/api/v1/benchmarks/history/gpt-4o-mini" }),
+      status: 200,
+      bad: () => ({ path: "/api/v1/benchmarks/history/gpt-4o-mini?offset=-1", parameter: "offset" }),
+      readOnly: true,
+    },
+    "GET /api/v1/benchmarks/comparison": {
+      ok: () => ({ path: "/api/v1/benchmarks/comparison?models=gpt-4o-mini" }),
+      status: 200,
+      bad: () => ({ path: "/api/v1/benchmarks/comparison", parameter: "models" }),
+      readOnly: true,
+    },
   };
 
   /**
@@ -153,7 +217,10 @@ describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted r
 
   beforeAll(async () => {
     if (driver === "postgres") db = await postgresDatabase("relay_matrix");
-    w = await startWorld({ config: { cloud: { allowPrivateNetworks: true }, ...(db ? { store: { driver: "postgres", postgresUrl: db.url } } : {}) } });
+    stripe = await startFakeStripe();
+    stripe.addPrice("price_pro_matrix");
+    const billing = { stripeApiBase: stripe.url, secretKey: stripe.secretKey, webhookSecret: "whsec_matrix", prices: { pro: "price_pro_matrix" } };
+    w = await startWorld({ config: { cloud: { allowPrivateNetworks: true, billing }, ...(db ? { store: { driver: "postgres", postgresUrl: db.url } } : {}) } });
     cloud = listen({ hostname: "127.0.0.1", port: 0, fetch: buildFetch(w.relay.relay, "cloud"), maxRequestBodySize: 1 << 22, idleTimeoutSec: 30 });
     guardedList = await readGuardedRoutes();
     const store = w.relay.relay.store;
@@ -171,6 +238,7 @@ describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted r
   afterAll(async () => {
     await cloud?.stop(100);
     await w?.stop();
+    await stripe?.close();
     await db?.drop();
   });
 

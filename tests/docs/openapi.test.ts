@@ -147,7 +147,9 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(cloud.paths)).toEqual(expect.arrayContaining(["/api/relay", "/api/discover", "/api/register", "/api/health", "/health"]));
     // Guarded routes document the key header, the guard's refusals and the rate-limit headers.
     const list = cloud.paths["/api/keys"]!.get! as any;
-    expect(list.parameters).toContainEqual(expect.objectContaining({ name: "x-api-key", in: "header", required: true }));
+    // Not required: a user's access token (Authorization: Bearer) may stand in for the key.
+    expect(list.parameters).toContainEqual(expect.objectContaining({ name: "x-api-key", in: "header", required: false }));
+    expect(list.security).toEqual([{ apiKey: [] }, { accessToken: [] }]);
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(["200", "401", "429"]));
     expect(list.responses[200].headers).toHaveProperty("x-ratelimit-remaining");
     expect(Object.keys((cloud.paths["/api/keys"]!.post! as any).responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "413", "429"]));

@@ -11,20 +11,24 @@ import type { Store } from "../../store/types.ts";
 import { COMMON_FLAGS, UsageError, parseFlags } from "../args.ts";
 import { renderTable, styleFor } from "../output.ts";
 import { type CommandContext, loadCommandConfig, printCommandHelp } from "./context.ts";
+import { USER_ACTIONS } from "./cloud-users.ts";
+import type { Config } from "../../config/schema.ts";
 
 const FLAGS = {
   ...COMMON_FLAGS,
   json: { type: "boolean" },
   name: { type: "string" },
   plan: { type: "string" },
+  stdin: { type: "boolean" },
   team: { type: "string" },
   type: { type: "string" },
 } as const;
 
 type Values = { [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]["type"] extends "boolean" ? boolean : string };
-type Action = (store: Store, values: Values, positionals: string[], ctx: CommandContext) => Promise<number>;
+type Action = (store: Store, values: Values, positionals: string[], ctx: CommandContext, config: Config) => Promise<number>;
 
 const ACTIONS: Record<string, Action> = {
+  ...USER_ACTIONS,
   "teams create": async (store, v, _, ctx) => {
     if (!v.name) throw new UsageError("relay cloud teams create: --name is required");
     const made = await createTeam(store, v.name, planOf(v.plan ?? "free"));
@@ -79,7 +83,7 @@ const KEY_COLUMNS = [{ title: "KEY" }, { title: "TYPE" }, { title: "NAME" }, { t
 const keyRow = (k: Omit<ApiKey, "hash">) => [k.id, k.type, k.name, k.prefix, k.created_at, k.revoked_at ?? ""];
 
 /** Whether argv is one of these subcommands (`relay cloud` alone runs the server). */
-export const isCloudAdmin = (args: string[]): boolean => args[0] === "teams" || args[0] === "keys";
+export const isCloudAdmin = (args: string[]): boolean => args[0] === "teams" || args[0] === "keys" || args[0] === "users";
 
 export async function cloudAdminCommand(args: string[], ctx: CommandContext): Promise<number> {
   const { values, positionals } = parseFlags(args, FLAGS, "cloud");
@@ -90,7 +94,7 @@ export async function cloudAdminCommand(args: string[], ctx: CommandContext): Pr
   const { config } = loadCommandConfig(values, ctx.env, "cloud");
   const store = await openConfiguredStore(config, ctx.env, (message) => ctx.io.err(`${message}\n`));
   try {
-    return await action(store, values, rest, ctx);
+    return await action(store, values, rest, ctx, config);
   } finally {
     await store.close();
   }

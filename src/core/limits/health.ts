@@ -1,12 +1,14 @@
 // Model and provider health as strategies see it (StrategyContext.health): one view that any number
 // of sources feed (the local cooldown tracker today; outcomes shared between proxies later), so a
 // new source needs no path of its own into the router.
-import type { HealthFacts, HealthView, ModelInfo } from "../../plugin/api.ts";
+import type { HealthFacts, HealthView, ModelInfo, SharedFacts } from "../../plugin/api.ts";
 
 /** A source of health facts; undefined means it knows nothing of that provider or model. */
 export interface HealthFeed {
   providerFacts?(name: string): HealthFacts | undefined;
   modelFacts?(model: ModelInfo): HealthFacts | undefined;
+  /** What other proxies reported (the mesh: src/core/mesh/board.ts). */
+  sharedFacts?(model: ModelInfo, bucket?: string): SharedFacts | undefined;
 }
 
 /** Nothing reported: one shared object, so a healthy lookup allocates nothing. */
@@ -25,6 +27,15 @@ export class HealthBoard implements HealthView {
     let facts: HealthFacts | undefined;
     for (const s of this.sources) facts = merge(merge(facts, s.providerFacts?.(model.provider)), s.modelFacts?.(model));
     return facts ?? HEALTHY;
+  }
+
+  /** The first source that has reports of the model (one mesh today). */
+  shared(model: ModelInfo, bucket?: string): SharedFacts | undefined {
+    for (const s of this.sources) {
+      const facts = s.sharedFacts?.(model, bucket);
+      if (facts) return facts;
+    }
+    return undefined;
   }
 }
 

@@ -9,6 +9,8 @@ import type { RateLimiter } from "../limits/rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { LoopGuard } from "./loop-guard.ts";
 import type { RunWriter } from "../telemetry/writer.ts";
+import type { ChatRequest } from "../ir.ts";
+import type { RunRecord } from "../run-record.ts";
 
 /** What the router needs from the running Relay; surfaces hand it in. */
 export interface RouterDeps {
@@ -26,4 +28,6 @@ export interface RouterDeps {
   writer: RunWriter;
   /** Marks vendor calls with this install's id and spots requests that come back (508). */
   loop: LoopGuard;
+  /** Takes each settled run's anonymised outcomes for the mesh (src/core/mesh/outbox.ts); absent where there is no mesh. */
+  mesh?: { tap(record: RunRecord, request: ChatRequest): void };
 }

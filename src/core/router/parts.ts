@@ -7,7 +7,7 @@ import { ControlState } from "../control.ts";
 import { MemoryBudgetGuard } from "../limits/budget-memory.ts";
 import type { Clock } from "../limits/clock.ts";
 import { CooldownTracker } from "../limits/cooldown.ts";
-import { HealthBoard } from "../limits/health.ts";
+import { HealthBoard, type HealthFeed } from "../limits/health.ts";
 import { MemoryRateLimiter } from "../limits/rate-limit.ts";
 import type { Logger } from "../log.ts";
 import { RunWriter, type RunSink } from "../telemetry/writer.ts";
@@ -23,6 +23,8 @@ export interface PartsOptions {
   /** This install's id, which marks its vendor calls (loop-guard.ts). */
   installId: string;
   clock: Clock;
+  /** Health sources besides the local cooldown tracker (the mesh's board). */
+  healthFeeds?: HealthFeed[];
 }
 
 export interface RouterParts {
@@ -44,7 +46,7 @@ export function routerParts(opts: PartsOptions): RouterParts {
     control,
     rate: new MemoryRateLimiter(clock),
     cooldown,
-    health: new HealthBoard([cooldown]),
+    health: new HealthBoard([cooldown, ...(opts.healthFeeds ?? [])]),
     budget: new MemoryBudgetGuard({ spend: opts.spend, limits: budgetLimits(c), clock }),
     writer: new RunWriter(opts.runs, { maxWaitMs: c.telemetry.durableWaitMs, onError: (e) => log.error("run log write failed", { error: e }) }),
     loop: new LoopGuard(opts.installId),

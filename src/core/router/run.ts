@@ -107,6 +107,7 @@ export class Run {
     const record = (this.record = toRecord(this, status, outcome, cost, error === undefined ? undefined : this.scrub(error)));
     this.loggedOverheadMs = record.overheadMs;
     this.onRecord?.(record);
+    deps.mesh?.tap(record, this.ir);
     return this.telemetry ? deps.writer.write(record) : Promise.resolve();
   }
 

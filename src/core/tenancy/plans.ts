@@ -17,12 +17,14 @@ export interface Plan {
   logApi: boolean;
   /** Outbound webhooks. */
   webhooks: boolean;
+  /** The highest spend cap, in USD, one benchmark run may set (src/core/benchmarks/). */
+  benchmarkMaxSpendUsd: number;
 }
 
 export const PLANS: Readonly<Record<PlanName, Readonly<Plan>>> = {
-  free: { requestsPerMinute: 60, logRetentionDays: 7, export: false, logApi: false, webhooks: false },
-  maker: { requestsPerMinute: 600, logRetentionDays: 30, export: true, logApi: false, webhooks: false },
-  pro: { requestsPerMinute: 3000, logRetentionDays: 90, export: true, logApi: true, webhooks: true },
+  free: { requestsPerMinute: 60, logRetentionDays: 7, export: false, logApi: false, webhooks: false, benchmarkMaxSpendUsd: 1 },
+  maker: { requestsPerMinute: 600, logRetentionDays: 30, export: true, logApi: false, webhooks: false, benchmarkMaxSpendUsd: 10 },
+  pro: { requestsPerMinute: 3000, logRetentionDays: 90, export: true, logApi: true, webhooks: true, benchmarkMaxSpendUsd: 100 },
 };
 
 export const isPlanName = (v: unknown): v is PlanName => typeof v === "string" && (PLAN_NAMES as readonly string[]).includes(v);

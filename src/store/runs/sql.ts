@@ -72,11 +72,13 @@ export abstract class SqlRunLog implements RunLog {
     return rows.map(fromModelTotalsRow);
   }
 
-  async latencies(since: number, max: number): Promise<number[]> {
+  async latencies(since: number, max: number, teamId?: string): Promise<number[]> {
     await this.settle();
+    // Placeholders in the order they appear: the SQLite reader binds them by position.
+    const team = teamId === undefined ? "" : " AND team_id = $2";
     const rows = await this.sql.all(
-      "SELECT latency_ms FROM runs WHERE ts >= $1 ORDER BY ts DESC, id DESC LIMIT $2",
-      [since, max],
+      `SELECT latency_ms FROM runs WHERE ts >= $1${team} ORDER BY ts DESC, id DESC LIMIT $${teamId === undefined ? 2 : 3}`,
+      teamId === undefined ? [since, max] : [since, teamId, max],
     );
     return rows.map((r) => Number(r.latency_ms));
   }

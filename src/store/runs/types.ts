@@ -47,8 +47,8 @@ export interface RunLog {
   /** Totals of the runs since `since` (of `teamId` only, when given; up to `until` inclusive, when given). */
   totals(since: number, teamId?: string, until?: number): Promise<RunTotals>;
   totalsByModel(since: number, teamId?: string, until?: number): Promise<ModelTotals[]>;
-  /** Latencies (ms) of runs since `since`, for percentiles; at most `max` newest. */
-  latencies(since: number, max: number): Promise<number[]>;
+  /** Latencies (ms) of runs since `since` (of `teamId` only, when given), for percentiles; at most `max` newest. */
+  latencies(since: number, max: number, teamId?: string): Promise<number[]>;
   /**
    * Runs since `since` grouped into buckets of `bucketMs` starting at `since`,
    * oldest first; buckets without runs are left out. With `teamId`, that team's runs only.

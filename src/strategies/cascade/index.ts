@@ -2,10 +2,11 @@
 // escalate when an answer fails or `judge` finds it unusable. Without a configured chain it climbs
 // the ladder of the first provider that can serve the request (src/strategies/ladders.ts).
 
-import { definePlugin, type Static, Type } from "../../plugin/api.ts";
-import type { RouteInput, RoutePlan, StrategyContext } from "../../plugin/api.ts";
+import { definePlugin, requestBucket, type Static, Type } from "../../plugin/api.ts";
+import type { ModelInfo, RouteInput, RoutePlan, StrategyContext } from "../../plugin/api.ts";
 import { covers, modelRef, type Need, requiredCapabilities, usableModels } from "../complexity/candidates.ts";
 import { defaultLadders } from "../ladders.ts";
+import { lazyBucket, skipFailing } from "../mesh.ts";
 import { judge } from "./judge.ts";
 
 const DEFAULT_MAX_ESCALATIONS = 2;
@@ -19,10 +20,10 @@ const CascadeOptions = Type.Object(
 );
 type CascadeOptions = Static<typeof CascadeOptions>;
 
-type Chosen = { candidates: string[]; reason: string };
+type Chosen = { candidates: ModelInfo[]; reason: string };
 
 function configuredChain(chain: string[], needs: Need[], ctx: StrategyContext<CascadeOptions>): Chosen {
-  const candidates = usableModels(chain, needs, ctx.catalog, ctx.isAvailable).map(modelRef);
+  const candidates = usableModels(chain, needs, ctx.catalog, ctx.isAvailable);
   return { candidates, reason: `cascade over ${candidates.length} of ${chain.length} chain models` };
 }
 
@@ -32,8 +33,8 @@ function configuredChain(chain: string[], needs: Need[], ctx: StrategyContext<Ca
  */
 function defaultChain(needs: Need[], ctx: StrategyContext<CascadeOptions>): Chosen {
   for (const ladder of defaultLadders(ctx.catalog)) {
-    const candidates: string[] = [];
-    for (const m of ladder.models) if (ctx.isAvailable(m) && covers(m, needs)) candidates.push(modelRef(m));
+    const candidates: ModelInfo[] = [];
+    for (const m of ladder.models) if (ctx.isAvailable(m) && covers(m, needs)) candidates.push(m);
     if (candidates.length) return { candidates, reason: `cascade over the default ${ladder.provider} chain (${candidates.length} of ${ladder.models.length} models)` };
   }
   return { candidates: [], reason: "default chain: no provider with a key and out of cooldown has a capable model" };
@@ -45,7 +46,9 @@ function plan(input: RouteInput, ctx: StrategyContext<CascadeOptions>): RoutePla
   const { candidates, reason } = chain ? configuredChain(chain, needs, ctx) : defaultChain(needs, ctx);
   const reasons = [reason];
   if (needs.length) reasons.push(`needs: ${needs.join(", ")}`);
-  return { candidates, mode: "cascade", maxEscalations, reasons };
+  // A cascade has no tier: its runs are reported in the `none` buckets.
+  const bucket = lazyBucket(() => requestBucket(undefined, ctx.estimateTokens(input.request)));
+  return { candidates: skipFailing(candidates, bucket, ctx, reasons).map(modelRef), mode: "cascade", maxEscalations, reasons };
 }
 
 export default definePlugin({

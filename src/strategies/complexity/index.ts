@@ -1,11 +1,12 @@
 // Complexity-based routing: `svc:auto` scores the request and picks a tier's model;
 // `svc:fast`, `svc:best` and `svc:cheap` pin the choice without scoring.
 
-import { definePlugin, type Static, Type } from "../../plugin/api.ts";
+import { definePlugin, requestBucket, type Static, Type } from "../../plugin/api.ts";
 import type { CatalogView, ModelInfo, RouteInput, RoutePlan, StrategyContext, Tier } from "../../plugin/api.ts";
 import { covers, modelRef, requiredCapabilities, type Need } from "./candidates.ts";
 import { DEFAULT_THRESHOLDS, scoreRequest, type Thresholds } from "./score.ts";
 import { defaultLadders, TIERS } from "../ladders.ts";
+import { type Bucket, demoteFailing, lazyBucket, preferProven } from "../mesh.ts";
 import { oncePer } from "../once-per.ts";
 
 // A Map: it is looked up by the client's model name, which may be `constructor`.
@@ -118,18 +119,20 @@ function tierLists(opts: ComplexityOptions, catalog: CatalogView): TierLists {
   return cached.lists;
 }
 
-/** The tier's configured model, the next tier up, then other routable models hinted at this tier. */
-function tierCandidates(tier: Tier, opts: ComplexityOptions, needs: Need[], ctx: StrategyContext): string[] {
-  const refs: string[] = [];
-  for (const { model, ref } of tierLists(opts, ctx.catalog)[tier]) if (usable(model, needs, ctx)) refs.push(ref);
-  return refs;
+/**
+ * The tier's configured model, the next tier up, then other routable models hinted at this tier;
+ * reordered by the mesh's reports (../mesh.ts), which add their reasons.
+ */
+function tierCandidates(tier: Tier, opts: ComplexityOptions, needs: Need[], ctx: StrategyContext, bucket: Bucket, reasons: string[]): string[] {
+  const models: ModelInfo[] = [];
+  for (const { model } of tierLists(opts, ctx.catalog)[tier]) if (usable(model, needs, ctx)) models.push(model);
+  return preferProven(demoteFailing(models, bucket, ctx, reasons), bucket, ctx, reasons).map(modelRef);
 }
 
-/** Every capable model, cheapest first; models without a known price go last. */
-function cheapestCandidates(needs: Need[], ctx: StrategyContext): string[] {
-  return routableIndex(ctx)
-    .byPrice.filter(({ model }) => usable(model, needs, ctx))
-    .map(({ ref }) => ref);
+/** Every capable model, cheapest first (models without a known price last); those failing across the mesh after the rest. */
+function cheapestCandidates(needs: Need[], ctx: StrategyContext, bucket: Bucket, reasons: string[]): string[] {
+  const models = routableIndex(ctx).byPrice.filter(({ model }) => usable(model, needs, ctx)).map(({ model }) => model);
+  return demoteFailing(models, bucket, ctx, reasons).map(modelRef);
 }
 
 function needsReason(needs: Need[]): string[] {
@@ -144,23 +147,27 @@ function plan(input: RouteInput, ctx: StrategyContext<Configured>): RoutePlan {
   const needs = requiredCapabilities(input.request);
   const model = input.requestedModel;
 
+  const bucket = (tier: Tier | undefined) => lazyBucket(() => requestBucket(tier, ctx.estimateTokens(input.request)));
+
   if (model === "svc:cheap") {
-    const candidates = cheapestCandidates(needs, ctx);
-    return { candidates, mode: "fallback", reasons: ["svc:cheap: cheapest capable model first", ...needsReason(needs)] };
+    const reasons = ["svc:cheap: cheapest capable model first", ...needsReason(needs)];
+    const candidates = cheapestCandidates(needs, ctx, bucket(undefined), reasons);
+    return { candidates, mode: "fallback", reasons };
   }
 
   const pinned = PINNED_TIER.get(model);
   if (pinned) {
-    const candidates = tierCandidates(pinned, opts, needs, ctx);
-    return { candidates, mode: "fallback", tier: pinned, reasons: [`${model}: ${pinned} tier`, ...needsReason(needs)] };
+    const reasons = [`${model}: ${pinned} tier`, ...needsReason(needs)];
+    const candidates = tierCandidates(pinned, opts, needs, ctx, bucket(pinned), reasons);
+    return { candidates, mode: "fallback", tier: pinned, reasons };
   }
 
   const scored = scoreRequest(input.request, { thresholds: opts.thresholds });
-  const candidates = tierCandidates(scored.tier, opts, needs, ctx);
   // The score's own reasons array is fresh per request: the summary goes in front of it.
   const reasons = scored.reasons;
   reasons.unshift(`${scored.tier} tier (score ${scored.score.toFixed(2)})`);
   reasons.push(...needsReason(needs));
+  const candidates = tierCandidates(scored.tier, opts, needs, ctx, bucket(scored.tier), reasons);
   return { candidates, mode: "fallback", tier: scored.tier, reasons };
 }
 

@@ -1,6 +1,8 @@
 // The hosted API's guard (spec §5.1–5.2, §8): every /api/* route of `relay cloud` but
 // GET /api/health is registered through `guarded`, which
-//   1. reads `x-api-key`: missing, unknown or revoked → 401;
+//   1. reads `x-api-key`, else a signed-in user's access token (`Authorization: Bearer rat_…`,
+//      src/core/tenancy/accounts-tokens.ts), which stands for a key of the role's type (owner and
+//      member: standard; read_only: read-only): missing, unknown, expired or revoked → 401;
 //   2. checks the key's type against the route's `accepts`: a read-only key on a core route → 403;
 //   3. counts the request against the team's plan (PLANS' requestsPerMinute, one sliding minute per
 //      team, the limiter of src/core/limits/rate-limit.ts) → 429 with Retry-After when over;
@@ -18,10 +20,16 @@ import { emitHostedEvent } from "../../core/webhooks/emit.ts";
 import type { Relay } from "../../relay.ts";
 import type { ApiKey, KeyType } from "../../store/keys/types.ts";
 import type { Team } from "../../store/teams/types.ts";
+import type { AccessToken, User } from "../../store/users/types.ts";
+import { tokenAuth, type TokenAuth } from "../../core/tenancy/accounts-tokens.ts";
 
 export interface HostedAuth {
   team: Team;
+  /** The API key, or for an access token the key it stands for (id: the token's `tok_…`). */
   key: ApiKey;
+  /** Set when a user's access token authenticated. */
+  user?: User;
+  token?: AccessToken;
 }
 
 /** The key types a route accepts: core routes (relay, register, discover, key management) take standard keys only. */
@@ -75,16 +83,33 @@ export async function admit(relay: Relay, auth: HostedAuth, accepts: readonly Ke
 
 async function authenticate(relay: Relay, request: Request): Promise<HostedAuth> {
   const secret = request.headers.get("x-api-key");
-  if (!secret) throw new CoreError(401, "missing_api_key", "send your API key in the x-api-key header");
-  return authByKey(relay, secret);
+  if (secret) return authByKey(relay, secret);
+  const bearer = bearerOf(request);
+  if (bearer) return authByAccessToken(relay, bearer);
+  throw new CoreError(401, "missing_api_key", "send your API key in the x-api-key header, or a signed-in user's access token as Authorization: Bearer");
+}
+
+/** The secret of `Authorization: Bearer …`, if the request carries one. */
+export const bearerOf = (request: Request): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+
+/** The team, user and token of an access token's secret, with the key type of the user's role. */
+export async function authByAccessToken(relay: Relay, secret: string): Promise<HostedAuth> {
+  return userAuth(await tokenAuth(relay.store, secret, relay.clock.now()));
+}
+
+/** A user's token as the guard's auth: the key it stands for has the token's id and the role's type. */
+export function userAuth({ team, user, token }: TokenAuth): HostedAuth {
+  const type: KeyType = user.role === "read_only" ? "read_only" : "standard";
+  const key: ApiKey = { id: token.id, team_id: team.id, type, name: `access token of ${user.email}`, prefix: token.prefix, hash: token.hash, created_at: token.created_at, revoked_at: null };
+  return { team, key, user, token };
 }
 
 /** The team and key of an API key's secret: 401 when unknown, revoked or of a team that is gone. */
 export async function authByKey(relay: Relay, secret: string): Promise<HostedAuth> {
-  const key = await relay.store.apiKeys.keyByHash(hashKey(secret));
-  if (!key) throw new CoreError(401, "invalid_api_key", "the API key is not valid");
+  const found = await relay.store.apiKeys.keyAndTeamByHash(hashKey(secret));
+  if (!found) throw new CoreError(401, "invalid_api_key", "the API key is not valid");
+  const { key, team } = found;
   if (key.revoked_at !== null) throw new CoreError(401, "invalid_api_key", "the API key was revoked");
-  const team = await relay.store.teams.getTeam(key.team_id);
   if (!team) throw new CoreError(401, "invalid_api_key", "the API key's team no longer exists");
   return { team, key };
 }

@@ -10,15 +10,21 @@ import { keysRoutes } from "./keys.ts";
 import { logRoutes } from "./logs.ts";
 import { consoleSurface } from "./console/index.ts";
 import { credentialRoutes } from "./credentials.ts";
+import { benchmarkRoutes } from "./benchmarks.ts";
+import { accountRoutes } from "./accounts.ts";
 import { relayHandler } from "./relay.ts";
 import { webhookRoutes } from "./webhooks.ts";
 import { publicDataRoutes } from "./public-data.ts";
+import { billingRoutes } from "./billing.ts";
+import { telemetryRoutes } from "./telemetry.ts";
 import * as relayDocs from "../openapi/cloud-relay.ts";
 
 export function cloudSurface(relay: Relay) {
   const health = hostedHealth(relay);
   // Webhook deliveries go out while the cloud listener serves; Relay.close stops them.
   relay.webhookDispatcher.start();
+  // Benchmark runs too, resuming those a previous process left (src/core/benchmarks/runner.ts).
+  relay.benchmarkRunner.start();
   return new Elysia({ name: "cloud" })
     .use(keysRoutes(relay))
     .use(agentRoutes(relay))
@@ -26,7 +32,11 @@ export function cloudSurface(relay: Relay) {
     .use(consoleSurface(relay))
     .use(webhookRoutes(relay))
     .use(credentialRoutes(relay))
+    .use(benchmarkRoutes(relay))
+    .use(accountRoutes(relay))
     .use(publicDataRoutes(relay))
+    .use(billingRoutes(relay))
+    .use(telemetryRoutes(relay))
     .post("/api/relay", relayHandler(relay), { parse: "none", detail: relayDocs.relay })
     // /health answers 200 while the process serves (liveness); /api/health is 503 when degraded (readiness).
     .get("/health", async () => json(await health()), { detail: docs.liveness })

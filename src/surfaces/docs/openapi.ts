@@ -10,7 +10,7 @@
 // loads from a CDN. Building the document here keeps both under our control.
 import type { AnyElysia } from "elysia";
 import { errorStyle } from "../app.ts";
-import { ADMIN_SCHEME, SESSION_SCHEME, guardResponses } from "../openapi/common.ts";
+import { ACCESS_TOKEN_SCHEME, ADMIN_SCHEME, API_KEY_SCHEME, SESSION_SCHEME, guardResponses } from "../openapi/common.ts";
 
 type Json = Record<string, unknown>;
 
@@ -29,9 +29,12 @@ const TAGS = [
   { name: "telemetry", description: "What the run log says about traffic, spend, savings and provider health." },
   { name: "dashboard", description: "The dashboard's pages, assets and data endpoints." },
   { name: "docs", description: "This document and its browser." },
-  { name: "hosted", description: "The hosted API of `relay cloud`: every route needs a team's key in x-api-key (spec §5)." },
+  { name: "hosted", description: "The hosted API of `relay cloud`: every route needs a team's key in x-api-key (spec §5) or a signed-in user's access token as Authorization: Bearer." },
+  { name: "accounts", description: "Accounts of `relay cloud`: sign-up and sign-in (public, throttled) answer an access token; the other routes take it (some an API key too)." },
   { name: "console", description: "The team console of `relay cloud`: its pages and the JSON endpoints its pages call with the console session." },
   { name: "public data", description: "Public reference data of `relay cloud`: the model catalog with prices and capabilities, and the providers; no key needed." },
+  { name: "mesh", description: "Routing outcomes shared between proxies: the proxy's mesh sync and stats, and the cloud's telemetry uploads, aggregates and model recommendation." },
+  { name: "billing", description: "Billing of the hosted plans through Stripe: checkout and portal sessions for a team, and Stripe's signed webhook." },
 ];
 
 const DESCRIPTION = [
@@ -79,6 +82,12 @@ export function openApiDocument(surfaces: AnyElysia[], info: { title: string; ve
           in: "cookie",
           name: "relay_admin_<port>",
           description: "The dashboard's session cookie, named for the listener's port, set by POST /dashboard/login; accepted from this listener's own pages only.",
+        },
+        [API_KEY_SCHEME]: { type: "apiKey", in: "header", name: "x-api-key", description: "`relay cloud`: a team's API key (rk_live_…), from `relay cloud keys create`, POST /api/keys or the console." },
+        [ACCESS_TOKEN_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: "`relay cloud`: a signed-in user's access token (rat_…) from POST /v1/accounts/signin or signup; acts with the user's team and role (owner and member as a standard key, read_only as a read-only key); expires (cloud.accounts.tokenTtlDays) and can be revoked.",
         },
       },
     },

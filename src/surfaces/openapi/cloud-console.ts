@@ -59,13 +59,18 @@ const Who = T.Object(
 
 export const login: Operation = {
   tags,
-  summary: "Sign the console in with an API key",
+  summary: "Sign the console in with an API key, or a user's email and password",
   description:
-    "Trades a key of the team for a session: the answer sets `relay_console_<port>` (a random token; HttpOnly, SameSite=Strict, Path=/console, Secure over https, 12 hours). The store keeps the token's hash, the team, the key's id and the expiry; every console request re-checks the key, so revoking it ends the session at once. Must come from the console's own page (its Origin).",
-  requestBody: jsonRequestBody(T.Object({ api_key: T.String({ pattern: "^rk_live_" }) })),
+    "Trades a key of the team for a session: the answer sets `relay_console_<port>` (a random token; HttpOnly, SameSite=Strict, Path=/console, Secure over https, 12 hours). The store keeps the token's hash, the team, the key's id and the expiry; every console request re-checks the key, so revoking it ends the session at once. With `email` and `password` instead (an account: POST /v1/accounts/signup), the session keeps an access token made for it (throttled like POST /v1/accounts/signin; the user's role stands for the key type). Must come from the console's own page (its Origin).",
+  requestBody: jsonRequestBody(T.Union([T.Object({ api_key: T.String({ pattern: "^rk_live_" }) }), T.Object({ email: T.String(), password: T.String() })])),
   responses: {
     200: jsonResponse("Signed in: the response carries Set-Cookie", Who),
-    ...errorResponses("spec", { 400: "api_key missing (details.parameter)", 401: "the key is unknown or revoked (invalid_api_key)", 403: REFUSALS[403] }),
+    ...errorResponses("spec", {
+      400: "api_key, or email or password, missing or invalid (details.parameter)",
+      401: "the key is unknown or revoked (invalid_api_key); the email or password is wrong (invalid_credentials)",
+      403: REFUSALS[403],
+      429: "too many failed sign-ins for this email or overall (too_many_attempts); Retry-After is set",
+    }),
   },
 };
 

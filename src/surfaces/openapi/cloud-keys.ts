@@ -2,7 +2,7 @@
 // answers every guarded route shares (src/surfaces/cloud/auth.ts).
 import { Type as T } from "@sinclair/typebox";
 import { withHostedErrors } from "./cloud.ts";
-import { type Operation, errorResponses, jsonRequestBody, jsonResponse, pathParameter } from "./common.ts";
+import { ACCESS_TOKEN_SCHEME, API_KEY_SCHEME, type Operation, errorResponses, jsonRequestBody, jsonResponse, pathParameter } from "./common.ts";
 
 const Iso = T.String({ format: "date-time" });
 const KeyType = T.Union([T.Literal("standard"), T.Literal("read_only")], { description: "standard: every route; read_only: health, usage and logs only" });
@@ -36,19 +36,21 @@ const RATE_HEADERS = {
   "x-ratelimit-reset": { description: "seconds until the whole limit is free again", schema: { type: "integer" } },
 };
 
-const API_KEY_HEADER = { name: "x-api-key", in: "header" as const, required: true, description: "a key of the team (rk_live_…)", schema: { type: "string" } as never };
+// Not required: a signed-in user's access token (Authorization: Bearer rat_…) may stand in for it.
+const API_KEY_HEADER = { name: "x-api-key", in: "header" as const, required: false, description: "a key of the team (rk_live_…); or send a user's access token as Authorization: Bearer", schema: { type: "string" } as never };
 
 /** A route behind the hosted guard: the key header, the guard's refusals, the rate-limit headers on success. */
 export function guarded(op: Operation, readOnlyAllowed: boolean): Operation {
   const responses: Record<string, object> = { ...op.responses };
   for (const status of Object.keys(responses)) if (status.startsWith("2")) responses[status] = { ...responses[status], headers: RATE_HEADERS };
   const refusals: Record<number, string> = {
-    401: "x-api-key missing (missing_api_key), unknown or revoked (invalid_api_key)",
+    401: "neither x-api-key nor an access token (missing_api_key); the key unknown or revoked (invalid_api_key); the token unknown, expired or revoked (invalid_access_token)",
     429: "the team's plan allows no more requests this minute (rate_limit_exceeded); Retry-After and the x-ratelimit-* headers are set",
   };
-  if (!readOnlyAllowed) refusals[403] = "a read-only key on a route that needs a standard key (permission_denied)";
+  if (!readOnlyAllowed) refusals[403] = "a read-only key (or a read_only member's token) on a route that needs a standard key (permission_denied)";
   return {
     tags: ["hosted"],
+    security: [{ [API_KEY_SCHEME]: [] }, { [ACCESS_TOKEN_SCHEME]: [] }],
     ...op,
     parameters: [API_KEY_HEADER, ...(op.parameters ?? [])],
     responses: withHostedErrors(responses, refusals),

@@ -12,6 +12,9 @@ type Parameter = NonNullable<Operation["parameters"]>[number];
 /** Names the document's components use; openapi.ts defines them. */
 export const ADMIN_SCHEME = "adminToken";
 export const SESSION_SCHEME = "dashboardSession";
+/** The cloud listener's: a team's API key in x-api-key, or a signed-in user's access token as a Bearer. */
+export const API_KEY_SCHEME = "apiKey";
+export const ACCESS_TOKEN_SCHEME = "accessToken";
 
 /**
  * A JSON Schema where Elysia's `detail` types expect an OpenAPI 3.0 schema

@@ -203,6 +203,14 @@ export function LoginPage() {
               <input id="login-key" type="password" autocomplete="off" spellcheck="false" placeholder="rk_live_…" required />
               <button type="submit" class="btn primary">Sign in</button>
             </form>
+            <p>Or sign in with your account (POST /v1/accounts/signup makes one).</p>
+            <form id="account-form">
+              <label for="login-email">Email</label>
+              <input id="login-email" type="email" autocomplete="username" spellcheck="false" required />
+              <label for="login-password">Password</label>
+              <input id="login-password" type="password" autocomplete="current-password" required />
+              <button type="submit" class="btn">Use email and password</button>
+            </form>
             <p id="login-error" class="notice bad" role="alert" hidden></p>
           </section>
         </main>

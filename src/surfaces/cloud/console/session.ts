@@ -2,7 +2,9 @@
 // session token in an HttpOnly, SameSite=Strict cookie scoped to /console (Secure over https): the
 // key never stays in the browser, and the store keeps only the token's hash, the team, the key's id
 // and an expiry. Every console request re-reads the session's key and team, so a revoked key or a
-// deleted team ends its sessions at once; signing out deletes the session.
+// deleted team ends its sessions at once; signing out deletes the session. A user may sign in with
+// their email and password instead (accounts.ts): the session then keeps the id of an access token
+// made for it, re-checked the same way, and signing out revokes that token.
 //
 // A browser is the attacker's tool here too: besides the listener's guard (Host, Origin, JSON POSTs;
 // browser-guard.ts), console requests must come from the console's own pages: a foreign Origin or a
@@ -17,6 +19,7 @@ import { requestInfo } from "../../app.ts";
 import { hostEnd } from "../../browser-guard.ts";
 import { authByKey, type HostedAuth } from "../auth.ts";
 import { hostedJson } from "../errors.ts";
+import { passwordSignIn, tokenSession } from "../accounts.ts";
 import { json } from "../../http.ts";
 
 export const SESSION_MS = 12 * 60 * 60 * 1000;
@@ -60,6 +63,13 @@ export async function sessionAuth(relay: Relay, request: Request): Promise<Hoste
   const hash = hashKey(token);
   const session = await sessions.getSession(hash);
   if (!session || session.expires_at <= relay.clock.now()) throw new CoreError(401, "session_expired", "the console session ended; sign in again");
+  // Signed in with an email and password: the session holds the user's access token's id.
+  if (session.key_id.startsWith("tok_")) {
+    const auth = await tokenSession(relay, session.key_id);
+    if (auth) return auth;
+    await sessions.deleteSession(hash);
+    throw new CoreError(401, "session_expired", "the access token of this session was revoked or expired; sign in again");
+  }
   const key = await relay.store.apiKeys.getKey(session.key_id);
   const team = key && key.revoked_at === null && key.team_id === session.team_id ? await relay.store.teams.getTeam(session.team_id) : undefined;
   if (!key || !team) {
@@ -89,14 +99,11 @@ export const whoami = ({ team, key }: HostedAuth) => ({
   export_plans: plansWith("export"),
 });
 
-/** POST /console/login `{ "api_key": "rk_live_…" }`: a session cookie and who signed in. */
+/** POST /console/login `{ "api_key": "rk_live_…" }` or `{ "email", "password" }` (a user's account): a session cookie and who signed in. */
 export async function signIn(relay: Relay, request: Request): Promise<Response> {
   requireOwnPage(request, true);
   const body = await hostedJson(request, LOGIN_BODY_LIMIT);
-  if (typeof body.api_key !== "string" || body.api_key.trim() === "") {
-    throw new CoreError(400, "invalid_request", "api_key must be your team's API key", { details: { parameter: "api_key", expected: "string" } });
-  }
-  const auth = await authByKey(relay, body.api_key.trim());
+  const auth = body.email !== undefined ? await passwordSignIn(relay, body) : await keySignIn(relay, body);
   const now = relay.clock.now();
   // Sign-ins are rare: a good moment to forget sessions that ended.
   await relay.store.consoleSessions.deleteExpired(now);
@@ -112,10 +119,21 @@ export async function signIn(relay: Relay, request: Request): Promise<Response> 
   return json(whoami(auth), 200, { "set-cookie": setCookie(request, token, SESSION_MS / 1000), "cache-control": "no-store" });
 }
 
-/** POST /console/logout: the session is deleted and the cookie cleared. */
+async function keySignIn(relay: Relay, body: Record<string, unknown>): Promise<HostedAuth> {
+  if (typeof body.api_key !== "string" || body.api_key.trim() === "") {
+    throw new CoreError(400, "invalid_request", "api_key must be your team's API key", { details: { parameter: "api_key", expected: "string" } });
+  }
+  return authByKey(relay, body.api_key.trim());
+}
+
+/** POST /console/logout: the session is deleted (and a password sign-in's token revoked), the cookie cleared. */
 export async function signOut(relay: Relay, request: Request): Promise<Response> {
   requireOwnPage(request, true);
   const token = cookieOf(request);
-  if (token !== undefined) await relay.store.consoleSessions.deleteSession(hashKey(token));
+  if (token !== undefined) {
+    const session = await relay.store.consoleSessions.getSession(hashKey(token));
+    if (session?.key_id.startsWith("tok_")) await relay.store.accounts.revokeToken(session.key_id, new Date(relay.clock.now()).toISOString());
+    await relay.store.consoleSessions.deleteSession(hashKey(token));
+  }
   return new Response(null, { status: 204, headers: { "set-cookie": setCookie(request, "", 0), "cache-control": "no-store" } });
 }
