@@ -97,7 +97,11 @@ describe.each(["sqlite", "postgres"] as const)("the agent registry on %s", (driv
     expect(again.agents.map((a) => a.id)).toEqual(first.agents.map((a) => a.id));
     const odd = await discover(secret, "?capability=odd&limit=10&offset=50");
     expect(odd).toMatchObject({ total: 52, limit: 10, offset: 50 });
-    expect(odd.agents.map((a) => a.name)).toEqual(["A101", "A103"]);
+    // Oldest first; agents made in the same millisecond keep one order too (by id), so the page is the
+    // whole odd list's tail in that order.
+    const allOdd = await discover(secret, "?capability=odd&limit=100");
+    expect(odd.agents.map((a) => a.id)).toEqual(allOdd.agents.slice(50).map((a) => a.id));
+    expect(odd.agents.map((a) => a.name).sort()).toEqual(["A101", "A103"]);
   });
 
   test("a team sees its own agents and public ones, never another team's private ones", async () => {

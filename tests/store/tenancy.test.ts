@@ -40,8 +40,8 @@ for (const driver of DRIVERS) {
       const stored = await store.apiKeys.getKey(key.id);
       expect(stored).toEqual(key);
       expect(JSON.stringify(stored)).not.toContain(secret.slice(KEY_PREFIX.length));
-      expect(await store.apiKeys.keyByHash(key.hash)).toEqual(key);
-      expect(await store.apiKeys.keyByHash(hashKey(`${secret}x`))).toBeUndefined();
+      expect(await store.apiKeys.keyAndTeamByHash(key.hash)).toEqual({ key, team });
+      expect(await store.apiKeys.keyAndTeamByHash(hashKey(`${secret}x`))).toBeUndefined();
     });
 
     test("several keys per team; rotation leaves the old one valid; revocation is recorded once", async () => {
@@ -58,7 +58,7 @@ for (const driver of DRIVERS) {
 
       expect(await store.apiKeys.revokeKey(first.id, "2026-02-01T00:00:00.000Z")).toBe(true);
       expect(await store.apiKeys.revokeKey(first.id, "2026-03-01T00:00:00.000Z")).toBe(false);
-      expect((await store.apiKeys.keyByHash(first.hash))!.revoked_at).toBe("2026-02-01T00:00:00.000Z");
+      expect((await store.apiKeys.keyAndTeamByHash(first.hash))!.key.revoked_at).toBe("2026-02-01T00:00:00.000Z");
       expect(await store.apiKeys.revokeKey("key_missing", "2026-02-01T00:00:00.000Z")).toBe(false);
       await expect(rotateKey(store.apiKeys, (await store.apiKeys.getKey(first.id))!)).rejects.toMatchObject({ status: 409, code: "key_revoked" });
     });

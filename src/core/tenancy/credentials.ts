@@ -14,6 +14,7 @@ import { invalid, text } from "../registry/fields.ts";
 import { needsKey } from "../router/credentials.ts";
 import { requireMasterKey } from "../secrets/master-key.ts";
 import { SealingError } from "../secrets/sealing.ts";
+import { cacheOf, TtlCache } from "../ttl-cache.ts";
 
 export interface CredentialDeps {
   readonly env: Record<string, string | undefined>;
@@ -78,14 +79,39 @@ export async function putCredential(deps: CredentialDeps, teamId: string, { prov
     suffix: apiKey.length >= SHOWN_FROM ? apiKey.slice(-SHOWN) : "",
     created_at: new Date(deps.clock.now()).toISOString(),
   });
+  forgetCredentials(deps, teamId);
   return credentialView(row);
+}
+
+/** Removes the team's key for `provider`; the removed key as answered, undefined when there was none. */
+export async function deleteCredential(deps: CredentialDeps, teamId: string, provider: string): Promise<CredentialView | undefined> {
+  const stored = await deps.store.credentials.getCredential(teamId, provider);
+  if (!stored || !(await deps.store.credentials.deleteCredential(teamId, stored.provider))) return undefined;
+  forgetCredentials(deps, teamId);
+  return credentialView(stored);
 }
 
 /**
  * The team's keys in clear, by provider, for routing its calls (Caller.credentials); undefined when
  * it stored none, so a team without any never needs the master key.
  */
-export async function teamCredentials(deps: CredentialDeps, teamId: string): Promise<Record<string, string> | undefined> {
+export const teamCredentials = (deps: CredentialDeps, teamId: string): Promise<Record<string, string> | undefined> =>
+  cacheOf(openedCaches, deps, deps.clock, OPENED_TTL_MS).get(teamId, () => openTeamCredentials(deps, teamId));
+
+/**
+ * A team's opened keys are kept OPENED_TTL_MS: every relayed call of the team needs them, and a store
+ * read plus a decryption per call cost the hosted path more than the rest of its guard. A change
+ * through this instance is seen at once (forgetCredentials); one through another instance within the TTL.
+ */
+const OPENED_TTL_MS = 5_000;
+const openedCaches = new WeakMap<object, TtlCache<Record<string, string> | undefined>>();
+
+/** Drops the team's opened keys from this instance's cache: call after storing or deleting one. */
+export function forgetCredentials(deps: object, teamId: string): void {
+  openedCaches.get(deps)?.forget(teamId);
+}
+
+async function openTeamCredentials(deps: CredentialDeps, teamId: string): Promise<Record<string, string> | undefined> {
   const rows = await deps.store.credentials.listCredentials(teamId);
   if (rows.length === 0) return undefined;
   const key = await requireMasterKey(deps);

@@ -5,6 +5,7 @@
 import type { Clock } from "../limits/clock.ts";
 import type { Logger } from "../log.ts";
 import { prefixedId } from "../ids.ts";
+import { cacheOf, TtlCache } from "../ttl-cache.ts";
 import { PLANS, type PlanName } from "../tenancy/plans.ts";
 import type { WebhookDelivery, WebhookEndpoint, WebhookStore } from "../../store/webhooks/types.ts";
 import type { EventType, WebhookPayload } from "./events.ts";
@@ -46,25 +47,15 @@ function throttled(deps: EmitDeps, teamId: string, type: EventType): boolean {
  * queued meanwhile for a removed endpoint is dropped by the dispatcher.
  */
 const ENDPOINTS_TTL_MS = 5_000;
-const endpointCache = new WeakMap<object, Map<string, { at: number; endpoints: Promise<WebhookEndpoint[]> }>>();
+const endpointCaches = new WeakMap<object, TtlCache<WebhookEndpoint[]>>();
 
 /** Drops the cached endpoints of `teamId` (cached per Relay, `deps`): call after creating, removing or disabling one. */
 export function forgetEndpoints(deps: object, teamId: string): void {
-  endpointCache.get(deps)?.delete(teamId);
+  endpointCaches.get(deps)?.forget(teamId);
 }
 
-function endpointsOf(deps: EmitDeps, teamId: string): Promise<WebhookEndpoint[]> {
-  let cache = endpointCache.get(deps);
-  if (!cache) endpointCache.set(deps, (cache = new Map()));
-  const now = deps.clock.now();
-  const hit = cache.get(teamId);
-  if (hit && now - hit.at < ENDPOINTS_TTL_MS) return hit.endpoints;
-  const endpoints = deps.store.webhooks.listEndpoints(teamId);
-  cache.set(teamId, { at: now, endpoints });
-  // A failed read is not kept: the next event reads again.
-  endpoints.catch(() => forgetEndpoints(deps, teamId));
-  return endpoints;
-}
+const endpointsOf = (deps: EmitDeps, teamId: string): Promise<WebhookEndpoint[]> =>
+  cacheOf(endpointCaches, deps, deps.clock, ENDPOINTS_TTL_MS).get(teamId, () => deps.store.webhooks.listEndpoints(teamId));
 
 async function queue(deps: EmitDeps, teamId: string, type: EventType, data: Record<string, unknown>): Promise<void> {
   const endpoints = (await endpointsOf(deps, teamId)).filter((e) => e.enabled && e.events.includes(type));

@@ -1,6 +1,8 @@
 // The api_keys table (migration 6) on either driver. Lookups go by primary key or by the unique
 // hash, so every request's key check is one indexed read, with no cache to outlive a revocation.
 import type { Row, SqlConnection } from "../sql.ts";
+import { teamFromRow } from "../teams/sql.ts";
+import type { Team } from "../teams/types.ts";
 import type { ApiKey, ApiKeyStore } from "./types.ts";
 
 export class SqlApiKeyStore implements ApiKeyStore {
@@ -19,9 +21,15 @@ export class SqlApiKeyStore implements ApiKeyStore {
     return row ? fromRow(row) : undefined;
   }
 
-  async keyByHash(hash: string): Promise<ApiKey | undefined> {
-    const row = await this.sql.one("SELECT * FROM api_keys WHERE hash = $1", [hash]);
-    return row ? fromRow(row) : undefined;
+  async keyAndTeamByHash(hash: string): Promise<{ key: ApiKey; team: Team | undefined } | undefined> {
+    const row = await this.sql.one(
+      `SELECT k.*, t.id AS t_id, t.name AS t_name, t.plan AS t_plan, t.created_at AS t_created_at
+       FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id WHERE k.hash = $1`,
+      [hash],
+    );
+    if (!row) return undefined;
+    const team = row.t_id == null ? undefined : teamFromRow({ id: row.t_id, name: row.t_name, plan: row.t_plan, created_at: row.t_created_at });
+    return { key: fromRow(row), team };
   }
 
   async listKeys(teamId: string): Promise<ApiKey[]> {

@@ -1,6 +1,8 @@
 // API keys of the hosted API (spec §2.8, §5.1): several per team, so a rotation has no gap. Only a
 // hash of the secret is kept (src/core/tenancy/api-keys.ts says why SHA-256 suffices).
 
+import type { Team } from "../teams/types.ts";
+
 export type KeyType = "standard" | "read_only";
 
 export interface ApiKey {
@@ -22,8 +24,8 @@ export interface ApiKey {
 export interface ApiKeyStore {
   insertKey(key: ApiKey): Promise<void>;
   getKey(id: string): Promise<ApiKey | undefined>;
-  /** The key, revoked or not, whose secret hashes to `hash`. */
-  keyByHash(hash: string): Promise<ApiKey | undefined>;
+  /** The key, revoked or not, whose secret hashes to `hash`, with its team (undefined when gone) in the same read: the hosted guard's per-request lookup. */
+  keyAndTeamByHash(hash: string): Promise<{ key: ApiKey; team: Team | undefined } | undefined>;
   /** A team's keys, revoked ones included, oldest first. */
   listKeys(teamId: string): Promise<ApiKey[]>;
   /** Marks the key revoked at `at`; false when there is no such key or it was revoked already. */

@@ -12,11 +12,11 @@ export class SqlTeamStore implements TeamStore {
 
   async getTeam(id: string): Promise<Team | undefined> {
     const row = await this.sql.one("SELECT * FROM teams WHERE id = $1", [id]);
-    return row ? fromRow(row) : undefined;
+    return row ? teamFromRow(row) : undefined;
   }
 
   async listTeams(): Promise<Team[]> {
-    return (await this.sql.all("SELECT * FROM teams ORDER BY created_at, id", [])).map(fromRow);
+    return (await this.sql.all("SELECT * FROM teams ORDER BY created_at, id", [])).map(teamFromRow);
   }
 
   async setPlan(id: string, plan: Team["plan"]): Promise<boolean> {
@@ -24,7 +24,8 @@ export class SqlTeamStore implements TeamStore {
   }
 }
 
-function fromRow(row: Row): Team {
+/** A teams row as a Team (also read joined to its keys: src/store/keys/sql.ts). */
+export function teamFromRow(row: Row): Team {
   const plan = String(row.plan);
   // The column is written only from PlanName values; a hand-edited row falls back to the least.
   return { id: String(row.id), name: String(row.name), plan: isPlanName(plan) ? plan : "free", created_at: String(row.created_at) };

@@ -3,7 +3,7 @@
 // read-only one too. Sealing, checking and using them is src/core/tenancy/credentials.ts.
 import { Elysia } from "elysia";
 import { CoreError } from "../../core/errors.ts";
-import { credentialFields, credentialView, putCredential } from "../../core/tenancy/credentials.ts";
+import { credentialFields, credentialView, deleteCredential, putCredential } from "../../core/tenancy/credentials.ts";
 import type { Relay } from "../../relay.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/cloud-credentials.ts";
@@ -21,11 +21,9 @@ function handlers(relay: Relay): Record<"put" | "list" | "remove", HostedHandler
     },
     list: async (_, auth) => json({ credentials: (await store.listCredentials(auth.team.id)).map(credentialView) }),
     remove: async (_, auth, params) => {
-      const stored = await store.getCredential(auth.team.id, params.provider!);
-      if (!stored || !(await store.deleteCredential(auth.team.id, stored.provider))) {
-        throw new CoreError(404, "not_found", `no stored credential for provider ${params.provider} in this team`);
-      }
-      return json({ credential: credentialView(stored), deleted: true });
+      const removed = await deleteCredential(relay, auth.team.id, params.provider!);
+      if (!removed) throw new CoreError(404, "not_found", `no stored credential for provider ${params.provider} in this team`);
+      return json({ credential: removed, deleted: true });
     },
   };
 }
