@@ -5,6 +5,12 @@ import type { Dialect } from "./migrations.ts";
 
 export type Row = Record<string, unknown>;
 
+/** A nullable text column's value (Postgres and SQLite both answer NULL as null). */
+export const textOrNull = (v: unknown): string | null => (v == null ? null : String(v));
+
+/** A nullable number column's value (Postgres answers BIGINT as a string). */
+export const numberOrNull = (v: unknown): number | null => (v == null ? null : Number(v));
+
 export interface SqlConnection {
   readonly dialect: Dialect;
   /** Rows of a query (SQLite: on its reader thread, when it has one). */

@@ -8,6 +8,7 @@
 // that cannot go on (the team's stored key cannot be decrypted, the store fails) is failed with the
 // reason. The poll runs on a real timer; lease times are the Relay's clock.
 import { CoreError } from "../errors.ts";
+import { Poller } from "../poller.ts";
 import type { BenchmarkRun } from "../../store/benchmarks/types.ts";
 import { type BenchmarkDeps, executeRun } from "./execute.ts";
 
@@ -26,40 +27,28 @@ interface Active {
 }
 
 export class BenchmarkRunner {
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private stopped = false;
-  private polling: Promise<void> | undefined;
-  private pollAgain = false;
+  private readonly poller = new Poller(() => this.poll(), POLL_MS);
   private readonly active = new Map<string, Active>();
 
   constructor(private readonly deps: BenchmarkDeps) {}
 
+  private get stopped(): boolean {
+    return this.poller.stopped;
+  }
+
   /** Polls from now on (the cloud listener starts it); the first poll resumes what a previous process left. */
   start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref?.();
-    this.kick();
+    this.poller.start();
   }
 
   /** Polls now (a run was queued), or right after the poll that runs. */
   kick(): void {
-    if (!this.timer || this.stopped) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = this.poll().finally(() => {
-      this.polling = undefined;
-      if (this.pollAgain) (this.pollAgain = false), this.kick();
-    });
+    this.poller.kick();
   }
 
   /** No new run from now on; the running ones are interrupted, put back in the queue, and waited for. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.polling;
+    await this.poller.stop();
     for (const a of this.active.values()) a.abort.abort();
     await Promise.all([...this.active.values()].map((a) => a.done));
   }

@@ -11,6 +11,7 @@ import type { AttemptResult, WebhookDelivery, WebhookEndpoint, WebhookStore } fr
 import type { Clock } from "../limits/clock.ts";
 import type { Logger } from "../log.ts";
 import { fetchPublic } from "../net/public-url.ts";
+import { Poller } from "../poller.ts";
 import { forgetEndpoints } from "./emit.ts";
 import { sealPlainSecrets, signingSecrets } from "./secrets.ts";
 import { webhookHeaders } from "./signing.ts";
@@ -41,10 +42,7 @@ export interface DispatchDeps {
 }
 
 export class WebhookDispatcher {
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private stopped = false;
-  private polling: Promise<void> | undefined;
-  private pollAgain = false;
+  private readonly poller = new Poller(() => this.poll(), POLL_MS);
   private readonly inFlight = new Set<Promise<void>>();
   private prunedAt = Number.NEGATIVE_INFINITY;
   /** The start's sealing of secrets stored before sealing (secrets.ts). */
@@ -52,12 +50,13 @@ export class WebhookDispatcher {
 
   constructor(private readonly deps: DispatchDeps) {}
 
+  private get stopped(): boolean {
+    return this.poller.stopped;
+  }
+
   /** Polls from now on (the cloud listener starts it); the first poll sends what a previous process left pending. */
   start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref?.();
-    this.kick();
+    if (!this.poller.start()) return;
     this.sealing = sealPlainSecrets(this.deps).then(
       () => undefined,
       (e: unknown) => void (this.stopped || this.deps.log.error("sealing the webhook secrets stored plain failed", { error: e })),
@@ -66,30 +65,21 @@ export class WebhookDispatcher {
 
   /** Polls now (new deliveries were queued), or right after the poll that runs. */
   kick(): void {
-    if (!this.timer || this.stopped) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = this.poll().finally(() => {
-      this.polling = undefined;
-      if (this.pollAgain) (this.pollAgain = false), this.kick();
-    });
+    this.poller.kick();
   }
 
   /** Sends what is due now and waits for those attempts (and any running). */
   async flush(): Promise<void> {
-    await this.polling;
+    await this.poller.idle();
     await this.poll();
     await Promise.all([...this.inFlight]);
   }
 
   /** No new attempt from now on; waits for those running. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
+    const stopping = this.poller.stop();
     await this.sealing;
-    await this.polling;
+    await stopping;
     await Promise.all([...this.inFlight]);
   }
 

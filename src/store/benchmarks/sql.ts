@@ -1,7 +1,7 @@
 // The benchmark_runs and benchmark_results tables (migration 14) on either driver. A run is claimed by
 // a compare-and-set on its status and lease (claimRun), the same statement on SQLite and Postgres; a
 // result's primary key (run, model, prompt) keeps a resumed run from recording a call twice.
-import type { Row, SqlConnection } from "../sql.ts";
+import { numberOrNull, textOrNull, type Row, type SqlConnection } from "../sql.ts";
 import type { BenchmarkResult, BenchmarkRun, BenchmarkStatus, BenchmarkStore, PromptSet, SetResult } from "./types.ts";
 
 const RUN_COLUMNS = "id, team_id, status, reason, models, set_name, prompt_set, max_tokens, spend_cap_usd, spent_usd, created_at, started_at, finished_at, lease_until";
@@ -102,23 +102,22 @@ export class SqlBenchmarkStore implements BenchmarkStore {
   }
 }
 
-const nullableNumber = (v: unknown): number | null => (v == null ? null : Number(v));
 
 function runOf(row: Row): BenchmarkRun {
   return {
     id: String(row.id),
     team_id: String(row.team_id),
     status: String(row.status) as BenchmarkStatus,
-    reason: row.reason == null ? null : String(row.reason),
+    reason: textOrNull(row.reason),
     models: JSON.parse(String(row.models)) as string[],
     prompt_set: JSON.parse(String(row.prompt_set)) as PromptSet,
     max_tokens: Number(row.max_tokens),
     spend_cap_usd: Number(row.spend_cap_usd),
     spent_usd: Number(row.spent_usd),
     created_at: Number(row.created_at),
-    started_at: nullableNumber(row.started_at),
-    finished_at: nullableNumber(row.finished_at),
-    lease_until: nullableNumber(row.lease_until),
+    started_at: numberOrNull(row.started_at),
+    finished_at: numberOrNull(row.finished_at),
+    lease_until: numberOrNull(row.lease_until),
   };
 }
 
@@ -132,12 +131,12 @@ function resultOf(row: Row): BenchmarkResult {
     at: Number(row.at),
     success: Boolean(row.success),
     status: Number(row.status),
-    error: row.error == null ? null : String(row.error),
+    error: textOrNull(row.error),
     latency_ms: Number(row.latency_ms),
     cost_usd: Number(row.cost_usd),
     input_tokens: Number(row.input_tokens),
     output_tokens: Number(row.output_tokens),
-    score: nullableNumber(row.score),
+    score: numberOrNull(row.score),
     output: String(row.output),
   };
 }

@@ -2,7 +2,7 @@
 // is applied by one conditional UPDATE (only when no later event was applied), so two deliveries racing
 // leave the state of the later event, never a mix.
 import { isPlanName } from "../../core/tenancy/plans.ts";
-import type { Row, SqlConnection } from "../sql.ts";
+import { numberOrNull, textOrNull, type Row, type SqlConnection } from "../sql.ts";
 import type { BillingAccount, BillingStore, ChangeResult, ProcessedEvent, SubscriptionChange } from "./types.ts";
 
 export class SqlBillingStore implements BillingStore {
@@ -54,7 +54,6 @@ export class SqlBillingStore implements BillingStore {
   }
 }
 
-const textOrNull = (v: unknown): string | null => (v == null ? null : String(v));
 
 function fromRow(row: Row): BillingAccount {
   const plan = textOrNull(row.plan);
@@ -64,7 +63,7 @@ function fromRow(row: Row): BillingAccount {
     subscription_id: textOrNull(row.subscription_id),
     subscription_status: textOrNull(row.subscription_status),
     plan: isPlanName(plan) ? plan : null,
-    event_created: row.event_created == null ? null : Number(row.event_created),
+    event_created: numberOrNull(row.event_created),
     created_at: String(row.created_at),
     updated_at: String(row.updated_at),
   };

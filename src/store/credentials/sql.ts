@@ -1,6 +1,6 @@
 // The provider_credentials table (migration 11) on either driver. A replacement is one upsert, so two
 // concurrent PUTs leave one whole row, never a mix of one's ciphertext and the other's suffix.
-import type { Row, SqlConnection } from "../sql.ts";
+import { textOrNull, type Row, type SqlConnection } from "../sql.ts";
 import type { CredentialStore, StoredCredential } from "./types.ts";
 
 export class SqlCredentialStore implements CredentialStore {
@@ -37,6 +37,6 @@ function fromRow(row: Row): StoredCredential {
     ciphertext: String(row.ciphertext),
     suffix: String(row.suffix),
     created_at: String(row.created_at),
-    rotated_at: row.rotated_at == null ? null : String(row.rotated_at),
+    rotated_at: textOrNull(row.rotated_at),
   };
 }

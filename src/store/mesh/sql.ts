@@ -1,6 +1,6 @@
 // The mesh_outcomes and mesh_batches tables (migration 15) on either driver.
 import { FAILURE_CLASSES, type MeshOutcome } from "../../core/mesh/outcome.ts";
-import type { SqlConnection } from "../sql.ts";
+import { numberOrNull, type SqlConnection } from "../sql.ts";
 import type { BatchKind, BatchTotals, MeshStore, OutcomeTotals } from "./types.ts";
 
 /** Rows per INSERT: 12 parameters each, well under either driver's limit. */
@@ -59,7 +59,7 @@ export class SqlMeshStore implements MeshStore {
       `SELECT COUNT(*) AS batches, COALESCE(SUM(items), 0) AS items, MAX(received_at) AS last FROM mesh_batches WHERE received_at >= $1${team}`,
       teamId === undefined ? [since] : [since, teamId],
     );
-    return { batches: Number(row!.batches), items: Number(row!.items), lastReceivedAt: row!.last == null ? null : Number(row!.last) };
+    return { batches: Number(row!.batches), items: Number(row!.items), lastReceivedAt: numberOrNull(row!.last) };
   }
 
   async prune(before: number): Promise<number> {

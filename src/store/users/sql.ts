@@ -1,12 +1,11 @@
 // The accounts tables (migration 12) on either driver: users, access_tokens, account_invites,
 // account_throttle, and the cloud_enabled column of teams.
-import type { Row, SqlConnection } from "../sql.ts";
+import { textOrNull, type Row, type SqlConnection } from "../sql.ts";
 import type { AccessToken, AccountStore, FailureWindow, Invite, Role, User } from "./types.ts";
 
 const ROLES: readonly Role[] = ["owner", "member", "read_only"];
 // A hand-edited role falls back to the least.
 const roleOf = (v: unknown): Role => (ROLES.includes(v as Role) ? (v as Role) : "read_only");
-const isoOrNull = (v: unknown): string | null => (v == null ? null : String(v));
 
 export class SqlAccountStore implements AccountStore {
   constructor(private readonly sql: SqlConnection) {}
@@ -141,7 +140,7 @@ function userOf(row: Row): User {
     role: roleOf(row.role),
     password_hash: String(row.password_hash),
     created_at: String(row.created_at),
-    password_reset_at: isoOrNull(row.password_reset_at),
+    password_reset_at: textOrNull(row.password_reset_at),
   };
 }
 
@@ -156,7 +155,7 @@ function tokenOf(row: Row): AccessToken {
     created_at: String(row.created_at),
     // Postgres answers BIGINT as a string.
     expires_at: Number(row.expires_at),
-    revoked_at: isoOrNull(row.revoked_at),
+    revoked_at: textOrNull(row.revoked_at),
   };
 }
 
@@ -170,7 +169,7 @@ function inviteOf(row: Row): Invite {
     created_by: String(row.created_by),
     created_at: String(row.created_at),
     expires_at: Number(row.expires_at),
-    used_at: isoOrNull(row.used_at),
+    used_at: textOrNull(row.used_at),
   };
 }
 

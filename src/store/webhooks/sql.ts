@@ -1,7 +1,7 @@
 // The webhook_endpoints, webhook_deliveries and webhook_attempts tables (migration 9) on either
 // driver. A delivery is claimed by a compare-and-set on its next_attempt_at (claim), the same
 // statement on SQLite and Postgres, so instances sharing a database never send it twice at once.
-import type { Row, SqlConnection } from "../sql.ts";
+import { numberOrNull, textOrNull, type Row, type SqlConnection } from "../sql.ts";
 import type { AttemptResult, DeliveryAttempt, DeliveryStatus, WebhookDelivery, WebhookEndpoint, WebhookStore } from "./types.ts";
 
 const DELIVERY_COLUMNS = "id, endpoint_id, team_id, event_type, payload, status, attempts, next_attempt_at, last_status, last_error, created_at, updated_at";
@@ -138,8 +138,6 @@ export class SqlWebhookStore implements WebhookStore {
   }
 }
 
-const nullableNumber = (v: unknown): number | null => (v == null ? null : Number(v));
-const nullableText = (v: unknown): string | null => (v == null ? null : String(v));
 
 function endpointOf(row: Row): WebhookEndpoint {
   return {
@@ -149,8 +147,8 @@ function endpointOf(row: Row): WebhookEndpoint {
     events: JSON.parse(String(row.events)) as string[],
     description: String(row.description),
     secret: String(row.secret),
-    previous_secret: nullableText(row.previous_secret),
-    previous_secret_expires_at: nullableNumber(row.previous_secret_expires_at),
+    previous_secret: textOrNull(row.previous_secret),
+    previous_secret_expires_at: numberOrNull(row.previous_secret_expires_at),
     enabled: Boolean(row.enabled),
     created_at: String(row.created_at),
   };
@@ -165,9 +163,9 @@ function deliveryOf(row: Row): WebhookDelivery {
     payload: String(row.payload),
     status: String(row.status) as DeliveryStatus,
     attempts: Number(row.attempts),
-    next_attempt_at: nullableNumber(row.next_attempt_at),
-    last_status: nullableNumber(row.last_status),
-    last_error: nullableText(row.last_error),
+    next_attempt_at: numberOrNull(row.next_attempt_at),
+    last_status: numberOrNull(row.last_status),
+    last_error: textOrNull(row.last_error),
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),
   };
@@ -178,8 +176,8 @@ function attemptOf(row: Row): DeliveryAttempt {
     delivery_id: String(row.delivery_id),
     attempt: Number(row.attempt),
     at: Number(row.at),
-    response_status: nullableNumber(row.response_status),
-    error: nullableText(row.error),
+    response_status: numberOrNull(row.response_status),
+    error: textOrNull(row.error),
     duration_ms: Number(row.duration_ms),
   };
 }

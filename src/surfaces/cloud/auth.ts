@@ -6,8 +6,7 @@
 //   2. checks the key's type against the route's `accepts`: a read-only key on a core route → 403;
 //   3. counts the request against the team's plan (PLANS' requestsPerMinute, one sliding minute per
 //      team, the limiter of src/core/limits/rate-limit.ts) → 429 with Retry-After when over;
-//   4. hands the team and key to the route (as an argument, and to code further down through
-//      `authOf(request)` / `teamOf(request)`), and puts the rate-limit headers on its answer.
+//   4. hands the team and key to the route as an argument, and puts the rate-limit headers on its answer.
 // Keys are read from the store on every request, never cached, so a revocation holds at once.
 // Rate-limit headers (on every guarded answer, 429s included): x-ratelimit-limit (the plan's
 // requests per minute), x-ratelimit-remaining, x-ratelimit-reset (seconds until the whole limit is
@@ -37,16 +36,6 @@ export const CORE: readonly KeyType[] = ["standard"];
 /** Health, usage analytics and log viewing: read-only keys too. */
 export const READ: readonly KeyType[] = ["standard", "read_only"];
 
-const auths = new WeakMap<Request, HostedAuth>();
-
-/** The team and key that authenticated `request`; only for requests a `guarded` route is serving. */
-export function authOf(request: Request): HostedAuth {
-  const auth = auths.get(request);
-  if (!auth) throw new Error("authOf: the request did not pass the hosted guard (register the route through guarded())");
-  return auth;
-}
-
-export const teamOf = (request: Request): Team => authOf(request).team;
 
 /** `params`: the route's path parameters, decoded. */
 export type HostedHandler = (request: Request, auth: HostedAuth, params: Record<string, string>) => Response | Promise<Response>;
@@ -56,7 +45,6 @@ export function guarded(relay: Relay, accepts: readonly KeyType[], handler: Host
   return async ({ request, params }: { request: Request; params: Record<string, string> }): Promise<Response> => {
     const auth = await authenticate(relay, request);
     const headers = await admit(relay, auth, accepts);
-    auths.set(request, auth);
     const res = await handler(request, auth, params);
     for (const name in headers) res.headers.set(name, headers[name]!);
     return res;

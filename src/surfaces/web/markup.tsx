@@ -1,6 +1,6 @@
 /** @jsxImportSource @kitajs/html */
 // Markup Relay's browser pages share (the dashboard, the team console): the head, the confirmation
-// dialog ui.js opens, and a titled panel. Each surface serves the shared files under its own `base`.
+// dialog ui.js opens, a titled panel, and the request log's pager and detail drawer. Each surface serves the shared files under its own `base`.
 
 /** A page's head: its own styles and deferred scripts, the shared stylesheet last; the icon and stylesheet from `base`. */
 export function PageHead(props: { title: string; base: string; styles?: string[]; scripts: string[] }) {
@@ -44,3 +44,23 @@ export function Panel(props: { id: string; title: string; children: JSX.Element 
     </section>
   );
 }
+
+/** The request log's pager: the page scripts fill #page-info and wire the two buttons. */
+export const LogPager = () => (
+  <nav class="pager" aria-label="Request log pages">
+    <button type="button" id="page-prev" class="btn">Newer</button>
+    <span id="page-info" class="muted" aria-live="polite"></span>
+    <button type="button" id="page-next" class="btn">Older</button>
+  </nav>
+);
+
+/** The drawer a request's detail opens in (#drawer-body), closed by #drawer-close or Escape. */
+export const RequestDrawer = () => (
+  <dialog id="drawer" class="drawer" aria-labelledby="drawer-title">
+    <div class="drawer-head">
+      <h2 id="drawer-title">Request</h2>
+      <button type="button" id="drawer-close" class="btn ghost" aria-label="Close details">✕</button>
+    </div>
+    <div id="drawer-body" class="drawer-body"></div>
+  </dialog>
+);

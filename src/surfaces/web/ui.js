@@ -102,5 +102,60 @@
     return { getJson, postJson: sendJson, sendJson };
   }
 
-  window.RelayUI = Object.freeze({ $, h, count, usd, ms, time, dateTime, statusClass, kv, toast, confirmAction, api });
+  /**
+   * The request log's filter form (#log-filters), pager and detail drawer (web/markup.tsx): the
+   * returned state holds the filters (the form's trimmed values) and the page's offset; `reload` runs
+   * after every change. `state.open(opener, load)` shows the drawer for the row `opener` (focused
+   * again when it closes): "Loading…", then the title and children `load()` resolves to, or its error.
+   */
+  function logControls(pageSize, reload) {
+    let opener;
+    const state = {
+      filters: {},
+      offset: 0,
+      async open(row, load) {
+        opener = row;
+        const drawer = $("drawer");
+        $("drawer-title").textContent = "Request";
+        $("drawer-body").replaceChildren(h("p", { class: "muted" }, "Loading…"));
+        if (!drawer.open) drawer.showModal();
+        $("drawer-close").focus();
+        try {
+          const { title, children } = await load();
+          $("drawer-title").textContent = title;
+          $("drawer-body").replaceChildren(...children);
+        } catch (e) {
+          $("drawer-body").replaceChildren(h("p", { class: "notice" }, e.message));
+        }
+      },
+    };
+    const form = $("log-filters");
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      state.filters = Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v).trim()]));
+      state.offset = 0;
+      reload();
+    });
+    form.addEventListener("reset", () => {
+      state.filters = {};
+      state.offset = 0;
+      setTimeout(reload);
+    });
+    $("page-prev").addEventListener("click", () => {
+      state.offset = Math.max(0, state.offset - pageSize);
+      reload();
+    });
+    $("page-next").addEventListener("click", () => {
+      state.offset += pageSize;
+      reload();
+    });
+    const drawer = $("drawer");
+    $("drawer-close").addEventListener("click", () => drawer.close());
+    // Escape closes a modal <dialog> natively; focus goes back to the row that opened it.
+    drawer.addEventListener("close", () => opener?.focus());
+    drawer.addEventListener("click", (e) => { if (e.target === drawer) drawer.close(); });
+    return state;
+  }
+
+  window.RelayUI = Object.freeze({ $, h, count, usd, ms, time, dateTime, statusClass, kv, toast, confirmAction, api, logControls });
 })();

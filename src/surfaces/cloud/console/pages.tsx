@@ -1,7 +1,7 @@
 /** @jsxImportSource @kitajs/html */
 // The console's pages. Ids and data-* attributes are the contract with assets/console.js, which
 // fills them from /console/api/…; the pages themselves hold no data.
-import { Panel } from "../../web/markup.tsx";
+import { LogPager, Panel, RequestDrawer } from "../../web/markup.tsx";
 import { CONSOLE_PATHS } from "./assets.ts";
 import { ConsoleHead, ConsoleLayout } from "./layout.tsx";
 
@@ -103,19 +103,9 @@ export function LogPage() {
             <tbody id="logs"></tbody>
           </table>
         </div>
-        <nav class="pager" aria-label="Request log pages">
-          <button type="button" id="page-prev" class="btn">Newer</button>
-          <span id="page-info" class="muted" aria-live="polite"></span>
-          <button type="button" id="page-next" class="btn">Older</button>
-        </nav>
+        <LogPager />
       </Panel>
-      <dialog id="drawer" class="drawer" aria-labelledby="drawer-title">
-        <div class="drawer-head">
-          <h2 id="drawer-title">Request</h2>
-          <button type="button" id="drawer-close" class="btn ghost" aria-label="Close details">✕</button>
-        </div>
-        <div id="drawer-body" class="drawer-body"></div>
-      </dialog>
+      <RequestDrawer />
     </ConsoleLayout>
   );
 }

@@ -9,7 +9,7 @@
   const POLL_MS = 5000;
   const PAGE_SIZE = 25;
 
-  const { $, h, count, usd, ms, time, dateTime, statusClass, kv, toast, confirmAction } = window.RelayUI;
+  const { $, h, count, usd, ms, time, dateTime, statusClass, kv, toast, confirmAction, logControls } = window.RelayUI;
   const { getJson, postJson } = window.RelayUI.api("/dashboard/login");
 
   // ---- formatting -------------------------------------------------------
@@ -261,20 +261,19 @@
   }
 
   // ---- overview: request log --------------------------------------------
-  let offset = 0;
-  let filters = {};
-  let lastDrawerOpener;
+  /** The log's filters, offset and drawer (ui.js logControls), wired in setupOverview. */
+  let log;
 
   function runsUrl() {
-    const q = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-    for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
+    const q = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(log.offset) });
+    for (const [k, v] of Object.entries(log.filters)) if (v) q.set(k, v);
     return `/dashboard/api/runs?${q}`;
   }
 
   function renderRuns(page) {
     const body = $("runs");
     if (!page.runs.length) {
-      body.replaceChildren(h("tr", { class: "empty" }, h("td", { colspan: 7 }, offset ? "No more requests." : "No requests match.")));
+      body.replaceChildren(h("tr", { class: "empty" }, h("td", { colspan: 7 }, log.offset ? "No more requests." : "No requests match.")));
     } else {
       body.replaceChildren(
         ...page.runs.map((r) => {
@@ -290,10 +289,10 @@
         }),
       );
     }
-    const first = page.total ? offset + 1 : 0;
-    $("page-info").textContent = `${count(first)}–${count(offset + page.runs.length)} of ${count(page.total)}`;
-    $("page-prev").disabled = offset === 0;
-    $("page-next").disabled = offset + page.runs.length >= page.total;
+    const first = page.total ? log.offset + 1 : 0;
+    $("page-info").textContent = `${count(first)}–${count(log.offset + page.runs.length)} of ${count(page.total)}`;
+    $("page-prev").disabled = log.offset === 0;
+    $("page-next").disabled = log.offset + page.runs.length >= page.total;
   }
 
   const EVENT_LABEL = { attempt: "Attempt", fallback: "Fallback", escalation: "Escalation", error: "Error", mismatch: "Model mismatch", cost_unknown: "Cost unknown" };
@@ -346,29 +345,11 @@
     ];
   }
 
-  async function openDrawer(id, opener) {
-    lastDrawerOpener = opener;
-    const drawer = $("drawer");
-    $("drawer-title").textContent = "Request";
-    $("drawer-body").replaceChildren(h("p", { class: "muted" }, "Loading…"));
-    if (!drawer.open) drawer.showModal();
-    $("drawer-close").focus();
-    try {
+  const openDrawer = (id, opener) =>
+    log.open(opener, async () => {
       const r = await getJson(`/dashboard/api/runs/${encodeURIComponent(id)}`);
-      $("drawer-title").textContent = `${r.routedModel} · ${time(r.ts)}`;
-      $("drawer-body").replaceChildren(...renderRun(r).filter(Boolean));
-    } catch (e) {
-      $("drawer-body").replaceChildren(h("p", { class: "notice" }, e.message));
-    }
-  }
-
-  function setupDrawer() {
-    const drawer = $("drawer");
-    $("drawer-close").addEventListener("click", () => drawer.close());
-    // Escape closes a modal <dialog> natively; focus goes back to the row that opened it.
-    drawer.addEventListener("close", () => lastDrawerOpener?.focus());
-    drawer.addEventListener("click", (e) => { if (e.target === drawer) drawer.close(); });
-  }
+      return { title: `${r.routedModel} · ${time(r.ts)}`, children: renderRun(r).filter(Boolean) };
+    });
 
   // ---- overview: wiring -------------------------------------------------
   let range = new URLSearchParams(location.search).get("range") || "day";
@@ -411,28 +392,7 @@
           budgetFormDirty = false;
         }, "Budgets saved");
     });
-    const filterForm = $("log-filters");
-    filterForm.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const data = new FormData(filterForm);
-      filters = Object.fromEntries([...data.entries()].map(([k, v]) => [k, String(v).trim()]));
-      offset = 0;
-      refreshRuns();
-    });
-    filterForm.addEventListener("reset", () => {
-      filters = {};
-      offset = 0;
-      setTimeout(refreshRuns);
-    });
-    $("page-prev").addEventListener("click", () => {
-      offset = Math.max(0, offset - PAGE_SIZE);
-      refreshRuns();
-    });
-    $("page-next").addEventListener("click", () => {
-      offset += PAGE_SIZE;
-      refreshRuns();
-    });
-    setupDrawer();
+    log = logControls(PAGE_SIZE, refreshRuns);
     let resizeTimer;
     window.addEventListener("resize", () => {
       clearTimeout(resizeTimer);

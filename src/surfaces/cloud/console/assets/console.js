@@ -5,7 +5,7 @@
 "use strict";
 (() => {
   const PAGE_SIZE = 25;
-  const { $, h, count, usd, ms, time, dateTime, statusClass, kv, toast, confirmAction, api } = window.RelayUI;
+  const { $, h, count, usd, ms, time, dateTime, statusClass, kv, toast, confirmAction, api, logControls } = window.RelayUI;
   const { getJson, sendJson } = api("/console/login");
   const page = document.body.dataset.page;
   let me;
@@ -68,13 +68,13 @@
   }
 
   // ---- request log ----------------------------------------------------------
-  let offset = 0;
-  let filters = {};
-  let drawerOpener;
+  /** The log's filters, offset and drawer (ui.js logControls), wired in setupLogs. */
+  let log;
 
   /** The filter form as query parameters: dates are whole UTC days, `until` inclusive. */
   function filterQuery() {
     const q = new URLSearchParams();
+    const filters = log.filters;
     if (filters.model) q.set("model", filters.model);
     if (filters.status) q.set("status", filters.status);
     if (filters.since) q.set("since", new Date(`${filters.since}T00:00:00Z`).toISOString());
@@ -85,7 +85,7 @@
   function logsUrl() {
     const q = filterQuery();
     q.set("limit", String(PAGE_SIZE));
-    q.set("offset", String(offset));
+    q.set("offset", String(log.offset));
     return `/console/api/logs?${q}`;
   }
 
@@ -110,7 +110,7 @@
   function renderLogs(p) {
     const body = $("logs");
     if (!p.data.length) {
-      body.replaceChildren(h("tr", { class: "empty" }, h("td", { colspan: 7 }, offset ? "No more requests." : "No requests match.")));
+      body.replaceChildren(h("tr", { class: "empty" }, h("td", { colspan: 7 }, log.offset ? "No more requests." : "No requests match.")));
     } else {
       body.replaceChildren(
         ...p.data.map((r) => {
@@ -127,10 +127,10 @@
         }),
       );
     }
-    const first = p.total ? offset + 1 : 0;
-    $("page-info").textContent = `${count(first)}–${count(offset + p.data.length)} of ${count(p.total)}`;
-    $("page-prev").disabled = offset === 0;
-    $("page-next").disabled = offset + p.data.length >= p.total;
+    const first = p.total ? log.offset + 1 : 0;
+    $("page-info").textContent = `${count(first)}–${count(log.offset + p.data.length)} of ${count(p.total)}`;
+    $("page-prev").disabled = log.offset === 0;
+    $("page-next").disabled = log.offset + p.data.length >= p.total;
   }
 
   function renderRecord(r) {
@@ -169,21 +169,11 @@
     ];
   }
 
-  async function openDrawer(id, opener) {
-    drawerOpener = opener;
-    const drawer = $("drawer");
-    $("drawer-title").textContent = "Request";
-    $("drawer-body").replaceChildren(h("p", { class: "muted" }, "Loading…"));
-    if (!drawer.open) drawer.showModal();
-    $("drawer-close").focus();
-    try {
+  const openDrawer = (id, opener) =>
+    log.open(opener, async () => {
       const r = await getJson(`/console/api/logs/${encodeURIComponent(id)}`);
-      $("drawer-title").textContent = `${r.model} · ${time(r.timestamp)}`;
-      $("drawer-body").replaceChildren(...renderRecord(r));
-    } catch (e) {
-      $("drawer-body").replaceChildren(h("p", { class: "notice" }, e.message));
-    }
-  }
+      return { title: `${r.model} · ${time(r.timestamp)}`, children: renderRecord(r) };
+    });
 
   const loadLogs = () => getJson(logsUrl()).then(renderLogs);
   const reloadLogs = () => {
@@ -192,31 +182,7 @@
   };
 
   function setupLogs() {
-    const form = $("log-filters");
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      filters = Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v).trim()]));
-      offset = 0;
-      reloadLogs();
-    });
-    form.addEventListener("reset", () => {
-      filters = {};
-      offset = 0;
-      setTimeout(reloadLogs);
-    });
-    $("page-prev").addEventListener("click", () => {
-      offset = Math.max(0, offset - PAGE_SIZE);
-      reloadLogs();
-    });
-    $("page-next").addEventListener("click", () => {
-      offset += PAGE_SIZE;
-      reloadLogs();
-    });
-    const drawer = $("drawer");
-    $("drawer-close").addEventListener("click", () => drawer.close());
-    // Escape closes a modal <dialog> natively; focus goes back to the row that opened it.
-    drawer.addEventListener("close", () => drawerOpener?.focus());
-    drawer.addEventListener("click", (e) => { if (e.target === drawer) drawer.close(); });
+    log = logControls(PAGE_SIZE, reloadLogs);
     renderExport();
     return loadLogs();
   }
