@@ -51,6 +51,9 @@ describe("key shapes", () => {
     ["signed https://s3.example/o?X=1&signature=ZmFrZQ%3D%3D", `signed https://s3.example/o?X=1&signature=${R}`],
     ["cannot reach http://user:s3cretPW@127.0.0.1:9/v1 (refused)", `cannot reach http://${R}@127.0.0.1:9/v1 (refused)`],
     ["key abc1****wxyz is invalid", `key ${R} is invalid`],
+    ["token rat_Zx9aB3cD4eF5gH6iJ7kL8mN9oP0qR1sT2uV3wX4yZ5_abcdefg revoked", `token ${R} revoked`],
+    ["invite rinv_Zx9aB3cD4eF5gH6iJ7kL8mN9oP0qR1sT2uV3wX4yZ5-ab used", `invite ${R} used`],
+    ["secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+b/c= set", `secret ${R} set`],
   ];
   for (const [input, output] of cases) test(JSON.stringify(input).slice(0, 70), () => expect(scrubShapes(input)).toBe(output));
 

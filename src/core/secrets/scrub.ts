@@ -31,6 +31,11 @@ const KEY_SHAPES: Array<[literal: string, shape: RegExp, replacement: string]> =
   ["sk-", new RegExp(String.raw`\bsk-(?:(?=[\w-]*\d)[\w-]{20,}|${MASKED_TAIL})`, "g"), REDACTED],
   // Relay's own hosted API keys (src/core/tenancy/api-keys.ts); the display prefix (`rk_live_ab12`) is too short to match.
   ["rk_live_", new RegExp(String.raw`\brk_live_(?:[\w-]{20,}|${MASKED_TAIL})`, "g"), REDACTED],
+  // Its signed-in users' access tokens and invites (src/core/tenancy/accounts-tokens.ts, accounts-invites.ts).
+  ["rat_", /\brat_[\w-]{20,}/g, REDACTED],
+  ["rinv_", /\brinv_[\w-]{20,}/g, REDACTED],
+  // Webhook signing secrets (Standard Webhooks' whsec_ + base64), Relay's and Stripe's.
+  ["whsec_", /\bwhsec_[\w+/=]{20,}/g, REDACTED],
   // Google API keys.
   ["AIza", new RegExp(String.raw`\bAIza(?:[\w-]{20,}|${MASKED_TAIL})`, "g"), REDACTED],
   // A bearer token (with a digit or a mask in it: "Bearer token required" is prose).
