@@ -9,6 +9,9 @@ import { startRelay } from "../helpers/relay.ts";
 import { postgresDatabase } from "../cloud/pg-database.ts";
 import { FROM_SOURCE, childEnv, run, tempDir } from "./relay-process.ts";
 
+/** Each test runs the CLI as a process a dozen times (about half a second each on Postgres, more on a busy machine). */
+const CLI_TIMEOUT_MS = 30_000;
+
 describe.each(["sqlite", "postgres"] as const)("relay cloud teams/keys on %s", (driver) => {
   let db: Awaited<ReturnType<typeof postgresDatabase>> | undefined;
   let home: string;
@@ -43,7 +46,7 @@ describe.each(["sqlite", "postgres"] as const)("relay cloud teams/keys on %s", (
     const { keys } = await json("keys", "list", "--team", team!);
     expect(keys).toEqual([expect.objectContaining({ team_id: team, type: "standard", name: "default", revoked_at: null })]);
     expect(keys[0].hash).toBeUndefined();
-  });
+  }, CLI_TIMEOUT_MS);
 
   test("plans, several keys, rotation without a gap, revocation; the printed keys work on the cloud listener", async () => {
     const made = await json("teams", "create", "--name", "Beta", "--plan", "pro");
@@ -81,7 +84,7 @@ describe.each(["sqlite", "postgres"] as const)("relay cloud teams/keys on %s", (
     const again = await relay("keys", "rotate", made.key.id);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("is revoked");
-  });
+  }, CLI_TIMEOUT_MS);
 
   test("usage errors exit 2 with one line; unknown teams and keys exit 1", async () => {
     const cases: [string[], number, string][] = [
@@ -99,5 +102,5 @@ describe.each(["sqlite", "postgres"] as const)("relay cloud teams/keys on %s", (
       expect(r.stderr).toContain(message);
       expect(r.stdout).toBe("");
     }
-  });
+  }, CLI_TIMEOUT_MS);
 });

@@ -17,6 +17,7 @@ import { webhookRoutes } from "./webhooks.ts";
 import { publicDataRoutes } from "./public-data.ts";
 import { billingRoutes } from "./billing.ts";
 import { telemetryRoutes } from "./telemetry.ts";
+import { versionRoutes } from "./version.ts";
 import * as relayDocs from "../openapi/cloud-relay.ts";
 
 export function cloudSurface(relay: Relay) {
@@ -37,6 +38,7 @@ export function cloudSurface(relay: Relay) {
     .use(publicDataRoutes(relay))
     .use(billingRoutes(relay))
     .use(telemetryRoutes(relay))
+    .use(versionRoutes())
     .post("/api/relay", relayHandler(relay), { parse: "none", detail: relayDocs.relay })
     // /health answers 200 while the process serves (liveness); /api/health is 503 when degraded (readiness).
     .get("/health", async () => json(await health()), { detail: docs.liveness })

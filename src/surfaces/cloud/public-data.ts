@@ -34,7 +34,7 @@ interface PublicData {
   providersDoc: Document;
 }
 
-const doc = (value: unknown): Document => {
+export const doc = (value: unknown): Document => {
   const text = JSON.stringify(value);
   return { text, etag: etagOf(text) };
 };
@@ -61,7 +61,7 @@ function publicDataOf(relay: Relay): () => PublicData {
   };
 }
 
-function answer(request: Request, { text, etag }: Document): Response {
+export function answer(request: Request, { text, etag }: Document): Response {
   const res = withEtag(request, text, "application/json", etag);
   res.headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   return res;

@@ -35,6 +35,7 @@ const TAGS = [
   { name: "public data", description: "Public reference data of `relay cloud`: the model catalog with prices and capabilities, and the providers; no key needed." },
   { name: "mesh", description: "Routing outcomes shared between proxies: the proxy's mesh sync and stats, and the cloud's telemetry uploads, aggregates and model recommendation." },
   { name: "billing", description: "Billing of the hosted plans through Stripe: checkout and portal sessions for a team, and Stripe's signed webhook." },
+  { name: "versions", description: "Versions of `relay cloud`: the API's and the SDK's, and the update check SDKs call; no key needed." },
 ];
 
 const DESCRIPTION = [
