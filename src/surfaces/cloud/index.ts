@@ -1,5 +1,7 @@
-// `relay cloud`: the hosted surfaces' listener. Health, the team's API keys, the agent registry,
-// /api/relay and the team console (./console/) are served so far; the cloud routes and workflow hooks are not built yet (README).
+// `relay cloud`: the hosted surfaces' listener: the hosted API of the spec and its console
+// (./console/), and the cloud routes of §4.3 but the workflow groups (debug, webhook triggers,
+// schedules), which are not built yet (README "Status"). It also starts the background jobs that work
+// from the store (webhook deliveries, benchmark runs).
 import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { json } from "../http.ts";
