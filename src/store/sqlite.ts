@@ -108,8 +108,25 @@ function sqliteConnection(db: Database, reader: ReaderThread | undefined): SqlCo
   const bindings = (params: unknown[]) => params as SQLQueryBindings[];
   return {
     dialect: "sqlite",
-    all: async (text, params) => (reader ? reader.all(text, params) : (db.query(text).all(...bindings(params)) as Row[])),
-    one: async (text, params) => (db.query(text).get(...bindings(params)) as Row | null) ?? undefined,
-    run: async (text, params) => db.query(text).run(...bindings(params)).changes,
+    all: async (text, params) => (reader ? reader.all(numbered(text), params) : (db.query(numbered(text)).all(...bindings(params)) as Row[])),
+    one: async (text, params) => (db.query(numbered(text)).get(...bindings(params)) as Row | null) ?? undefined,
+    run: async (text, params) => db.query(numbered(text)).run(...bindings(params)).changes,
   };
+}
+
+const NUMBERED_MEMO_MAX = 1024;
+const numberedMemo = new Map<string, string>();
+
+/**
+ * The aggregates' SQL writes Postgres' `$1`, `$2`, … To SQLite `$2` is a parameter *named* "$2",
+ * numbered by where it first appears, so `… $2 … $1 …` would bind the first value to `$2`;
+ * `?2` is SQLite's parameter number 2, which binds as Postgres does.
+ */
+function numbered(text: string): string {
+  let out = numberedMemo.get(text);
+  if (out === undefined) {
+    out = text.replace(/\$(\d+)/g, "?$1");
+    if (numberedMemo.size < NUMBERED_MEMO_MAX) numberedMemo.set(text, out);
+  }
+  return out;
 }

@@ -35,8 +35,9 @@ export class SqlBenchmarkStore implements BenchmarkStore {
   }
 
   async claimRun(id: string, now: number, until: number): Promise<boolean> {
+    // SQLite numbers $n by first appearance: $1 must come first to be `now` (else started_at got `until`).
     const changed = await this.sql.run(
-      `UPDATE benchmark_runs SET status = 'running', lease_until = $2, started_at = COALESCE(started_at, $1),
+      `UPDATE benchmark_runs SET status = 'running', started_at = COALESCE(started_at, $1), lease_until = $2,
        spent_usd = (SELECT COALESCE(SUM(cost_usd), 0) FROM benchmark_results WHERE run_id = $3) WHERE id = $3 AND ${DUE}`,
       [now, until, id],
     );
