@@ -22,6 +22,7 @@ import { MeshSync } from "./core/mesh/sync.ts";
 import type { RunWriter } from "./core/telemetry/writer.ts";
 import { pruneTeamRuns } from "./core/tenancy/retention.ts";
 import { BenchmarkRunner } from "./core/benchmarks/runner.ts";
+import { WorkflowRunner } from "./core/workflows/cloud/runner.ts";
 import { WebhookDispatcher } from "./core/webhooks/dispatcher.ts";
 import { assembleRegistry, buildCatalog, strategyOptionsProblems } from "./plugin/assemble.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
@@ -59,6 +60,8 @@ export class Relay implements RouterDeps {
   readonly webhookDispatcher = new WebhookDispatcher(this);
   /** Runs the hosted teams' queued benchmark runs; the cloud listener starts it (src/surfaces/cloud/index.ts). */
   readonly benchmarkRunner = new BenchmarkRunner(this);
+  /** Runs (and resumes) the hosted teams' triggered workflow runs; the cloud listener starts it (src/surfaces/cloud/index.ts). */
+  readonly workflowRunner = new WorkflowRunner(this, () => this.config().cloud.workflowLeaseMs);
   private catalogCache: Catalog | undefined;
   plugins: { loaded: LoadedPlugin[]; failed: FailedPlugin[] } = { loaded: [], failed: [] };
   private closed = false;
@@ -214,6 +217,7 @@ export class Relay implements RouterDeps {
     this.meshSync.stop();
     await this.webhookDispatcher.stop();
     await this.benchmarkRunner.stop();
+    await this.workflowRunner.stop();
     this.unwatch();
     await closeParts(this, this.log);
     await this.store.close();

@@ -1,10 +1,7 @@
-// The SDK release this build serves at GET /api/v1/version/sdk and checks SDK clients against.
-// The SDK package (issue 39 item 1, `sdk/`) is not in the repository yet, so no SDK is published
-// and there is no version to give: the routes answer 503 sdk_unavailable (docs/hosted-api.md,
-// Versions). When `sdk/package.json` lands, this becomes its manifest, read at build time
-// (`bun build` bundles an imported JSON file):
-//   import sdk from "../sdk/package.json" with { type: "json" };
-//   export const SDK_RELEASE: SdkRelease | undefined = { package: sdk.name, version: sdk.version };
+// The SDK release this build serves at GET /api/v1/version/sdk and checks SDK clients against: the
+// SDK package's manifest (sdk/package.json), read at build time (`bun build` bundles an imported
+// JSON file), so the server reports the version of the SDK it ships with.
+import sdk from "../sdk/package.json" with { type: "json" };
 
 export interface SdkRelease {
   /** The npm package name. */
@@ -12,4 +9,4 @@ export interface SdkRelease {
   version: string;
 }
 
-export const SDK_RELEASE: SdkRelease | undefined = undefined;
+export const SDK_RELEASE: SdkRelease = { package: sdk.name, version: sdk.version };

@@ -134,6 +134,12 @@ export const ConfigSchema = T.Object(
             "let the calls Relay makes to URLs its users give (an A2A card's card_url, webhooks) reach loopback, private, link-local and other non-public addresses; false = refused with 400 unsafe_url",
           ...fileOnly("listen"),
         }),
+        workflowLeaseMs: T.Integer({
+          minimum: 1000,
+          default: 60_000,
+          description: "how long an instance's claim on a durable workflow run lasts without a heartbeat (a third of it); a run whose instance died resumes elsewhere after it",
+          ...fileOnly("listen"),
+        }),
         accounts: T.Object(
           {
             passwordMemoryKiB: T.Integer({ minimum: 8, default: 65536, description: "argon2id memory per password hash, in KiB (sign-up, sign-in, reset)" }),

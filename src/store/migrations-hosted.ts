@@ -301,4 +301,48 @@ export const HOSTED_MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 16,
+    name: "workflows",
+    // Deployed workflows in versions, their durable runs and each run's step results
+    // (src/store/workflows/). A runner takes a queued run, or a running one whose lease ran out (its
+    // instance died), by a compare-and-set; a step's key keeps a resumed run from storing it twice. Times in ms.
+    statements: (t) => [
+      `CREATE TABLE workflows (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        definition TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        created_at ${t.bigint} NOT NULL,
+        UNIQUE (team_id, name, version),
+        UNIQUE (team_id, name, digest)
+      )`,
+      `CREATE TABLE workflow_runs (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        workflow_id TEXT NOT NULL,
+        workflow_name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        input TEXT NOT NULL,
+        result TEXT,
+        created_at ${t.bigint} NOT NULL,
+        started_at ${t.bigint},
+        finished_at ${t.bigint},
+        lease_until ${t.bigint}
+      )`,
+      "CREATE INDEX workflow_runs_team ON workflow_runs (team_id, created_at)",
+      "CREATE INDEX workflow_runs_active ON workflow_runs (created_at) WHERE status IN ('queued', 'running')",
+      `CREATE TABLE workflow_steps (
+        run_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT NOT NULL,
+        at ${t.bigint} NOT NULL,
+        PRIMARY KEY (run_id, name)
+      )`,
+    ],
+  },
 ];

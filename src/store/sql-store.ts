@@ -21,6 +21,7 @@ import { SqlTeamStore } from "./teams/sql.ts";
 import type { Store } from "./types.ts";
 import { SqlAccountStore } from "./users/sql.ts";
 import { SqlWebhookStore } from "./webhooks/sql.ts";
+import { SqlWorkflowStore } from "./workflows/sql.ts";
 
 export abstract class SqlStore implements Store {
   abstract readonly driver: Dialect;
@@ -39,6 +40,7 @@ export abstract class SqlStore implements Store {
   readonly billing: SqlBillingStore;
   readonly accounts: SqlAccountStore;
   readonly mesh: SqlMeshStore;
+  readonly workflows: SqlWorkflowStore;
 
   constructor(protected readonly sql: SqlConnection) {
     this.kv = new SqlKv(sql);
@@ -54,6 +56,7 @@ export abstract class SqlStore implements Store {
     this.billing = new SqlBillingStore(sql);
     this.accounts = new SqlAccountStore(sql);
     this.mesh = new SqlMeshStore(sql);
+    this.workflows = new SqlWorkflowStore(sql);
   }
 
   /** Driver-level health check, before the migration version check. */

@@ -16,6 +16,7 @@ import type { RunLog } from "./runs/types.ts";
 import type { TeamStore } from "./teams/types.ts";
 import type { AccountStore } from "./users/types.ts";
 import type { WebhookStore } from "./webhooks/types.ts";
+import type { WorkflowStore } from "./workflows/types.ts";
 
 export interface Store {
   readonly driver: "sqlite" | "postgres";
@@ -44,6 +45,8 @@ export interface Store {
   readonly mesh: MeshStore;
   /** Benchmark runs and their calls' results. */
   readonly benchmarks: BenchmarkStore;
+  /** Deployed workflows, their durable runs and each run's step results. */
+  readonly workflows: WorkflowStore;
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** True when the database reports no corruption. */

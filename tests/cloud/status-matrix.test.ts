@@ -51,6 +51,8 @@ const CHECKOUT = { path: "/v1/billing/checkout", body: { plan: "pro", success_ur
 const batchId = () => `mb_${crypto.randomUUID()}`;
 const OUTCOME = { ts: Date.now(), model: "gpt-4o-mini", provider: "openai", tier: "simple", bucket: "simple.xs", class: "ok", latency_ms: 120, cost_usd: 0.0001, escalations: 0 };
 const UPLOADED_RUN = () => ({ id: `req_${crypto.randomUUID()}`, timestamp: new Date().toISOString(), latency_ms: 90, model: "gpt-4o-mini", provider: "openai", status: 200, tokens: { input: 12, output: 3 } });
+/** A workflow of one step under a fresh name, so that each deploy is a new workflow (201). */
+const FLOW = () => ({ path: "/api/v1/workflows", body: { name: `matrix-${crypto.randomUUID()}`, steps: [{ name: "only", model: "openai:gpt-4o-mini", userPrompt: "{{input.q}}" }] } });
 const AGENT = { name: "Summariser", capability: "summarize", description: "Summarises text", endpoint: "https://agents.example/summarise", protocol: "a2a" };
 
 describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted route, on %s", (driver) => {
@@ -88,6 +90,18 @@ describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted r
       { id, endpoint_id: endpoint, team_id: pro.team, event_type: "relay.completed", payload: "{}", status: "failed", attempts: 8, next_attempt_at: now, last_status: 500, last_error: null, created_at: now, updated_at: now },
     ]);
     return `/api/webhooks/${endpoint}/deliveries/${id}/retry`;
+  };
+  /** A trigger of a freshly deployed workflow, the pro team's Cloud features on. */
+  const triggerCall = async (): Promise<Call> => {
+    const flow = FLOW();
+    expect((await call("POST", flow, pro.key)).status).toBe(201);
+    await w.relay.relay.store.accounts.setCloudEnabled(pro.team, true);
+    return { path: "/api/v1/webhooks/trigger", body: { workflow: flow.body.name, input: { q: "hi" } } };
+  };
+  const triggeredRun = async (): Promise<string> => {
+    const res = await call("POST", await triggerCall(), pro.key);
+    expect(res.status).toBe(202);
+    return ((await res.json()) as Json).run.id;
   };
 
   const CASES: Record<string, Case> = {
@@ -185,6 +199,14 @@ describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted r
       bad: () => ({ path: "/api/v1/benchmarks/comparison", parameter: "models" }),
       readOnly: true,
     },
+    "POST /api/v1/workflows": { ok: () => FLOW(), status: 201, bad: () => ({ ...FLOW(), body: { name: "matrix", steps: "none" }, parameter: "steps" }), readOnly: false },
+    "GET /api/v1/workflows": { ok: () => ({ path: "/api/v1/workflows" }), status: 200, readOnly: true },
+    "POST /api/v1/webhooks/trigger": { ok: () => triggerCall(), status: 202, bad: () => ({ path: "/api/v1/webhooks/trigger", body: { workflow: 7 }, parameter: "workflow" }), readOnly: false },
+    "GET /api/v1/webhooks/runs": { ok: () => ({ path: "/api/v1/webhooks/runs" }), status: 200, bad: () => ({ path: "/api/v1/webhooks/runs?limit=0", parameter: "limit" }), readOnly: true },
+    "GET /api/v1/webhooks/runs/:id": { ok: async () => ({ path: `/api/v1/webhooks/runs/${await triggeredRun()}` }), status: 200, readOnly: true },
+    "GET /v1/debug/runs": { ok: () => ({ path: "/v1/debug/runs" }), status: 200, bad: () => ({ path: "/v1/debug/runs?offset=-1", parameter: "offset" }), readOnly: true },
+    "GET /v1/debug/runs/:runId": { ok: async () => ({ path: `/v1/debug/runs/${await triggeredRun()}` }), status: 200, readOnly: true },
+    "GET /v1/debug/workflows": { ok: () => ({ path: "/v1/debug/workflows" }), status: 200, readOnly: true },
   };
 
   /**

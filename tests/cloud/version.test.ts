@@ -1,12 +1,13 @@
 // The version routes of `relay cloud` (spec §9; issue 39 item 7) over real HTTP, on SQLite and on
 // Postgres (they touch no store, but the cloud listener they run in is built per store driver, and the
 // run costs a second): GET /api/v1/version/api answers 1.0 and the build's version, with an ETag and a
-// 304; this build ships no SDK, so GET /api/v1/version/sdk and an SDK check answer 503 sdk_unavailable;
+// 304; GET /api/v1/version/sdk reports the SDK this build ships (sdk/package.json) and an SDK check compares with it;
 // a build that ships SDK 2.4.3 (the same routes in the same app machinery, on a listener of their own)
 // answers it and grades each client version: patch, minor and major steps, equal, newer, prereleases.
 // Every bad body is a 400 naming its field, a non-JSON body a 415, an oversized one a 413; no key, ever.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
+import sdkPkg from "../../sdk/package.json" with { type: "json" };
 import { listen, type Listener } from "../../src/runtime/serve.ts";
 import { createApp } from "../../src/surfaces/app.ts";
 import { browserGuard } from "../../src/surfaces/browser-guard.ts";
@@ -84,13 +85,14 @@ describe.each(["sqlite", "postgres"] as const)("version routes on %s", (driver) 
     expect(((await (await fetch(`${cloud.url}/api/health`)).json()) as Json).version).toBe(pkg.version);
   });
 
-  test("this build ships no SDK: GET /api/v1/version/sdk and an SDK check answer 503 sdk_unavailable", async () => {
-    const res = await fetch(`${cloud.url}/api/v1/version/sdk`);
-    expect(res.headers.get("etag")).toBeNull();
-    await expectError(res, 503, "sdk_unavailable");
-    await expectError(await check(cloud, { version: "1.0.0" }), 503, "sdk_unavailable");
-    await expectError(await check(cloud, { version: "1.0.0", component: "sdk" }), 503, "sdk_unavailable");
-    // A bad version is still named first: the client's mistake, whatever the server ships.
+  test("this build ships the SDK of sdk/package.json: GET /api/v1/version/sdk reports it, an SDK check compares with it", async () => {
+    expect(await cacheable(cloud, "/api/v1/version/sdk")).toEqual({ sdk_version: sdkPkg.version, package: sdkPkg.name });
+    for (const body of [{ version: "0.0.1" }, { version: "0.0.1", component: "sdk" }]) {
+      const res = await check(cloud, body);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ component: "sdk", current: "0.0.1", latest: sdkPkg.version, update_available: true });
+    }
+    // A bad version is named.
     expect((await expectError(await check(cloud, { version: "one" }), 400, "invalid_request")).error.details.parameter).toBe("version");
   });
 
@@ -194,7 +196,7 @@ describe.each(["sqlite", "postgres"] as const)("version routes on %s", (driver) 
       expect(op.security).toEqual([]);
       expect((op.parameters ?? []).some((p: Json) => p.name === "x-api-key")).toBe(false);
     }
-    expect(Object.keys(ops[1].responses)).toEqual(expect.arrayContaining(["200", "304", "500", "503"]));
-    expect(Object.keys(ops[2].responses)).toEqual(expect.arrayContaining(["200", "400", "413", "415", "500", "503"]));
+    expect(Object.keys(ops[1].responses)).toEqual(expect.arrayContaining(["200", "304", "500"]));
+    expect(Object.keys(ops[2].responses)).toEqual(expect.arrayContaining(["200", "400", "413", "415", "500"]));
   });
 });

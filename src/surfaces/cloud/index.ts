@@ -1,7 +1,7 @@
 // `relay cloud`: the hosted surfaces' listener: the hosted API of the spec and its console
-// (./console/), and the cloud routes of §4.3 but the workflow groups (debug, webhook triggers,
-// schedules), which are not built yet (README "Status"). It also starts the background jobs that work
-// from the store (webhook deliveries, benchmark runs).
+// (./console/), and the cloud routes of §4.3 but schedules and the §4.4 hook paths, which are not
+// built yet (README "Status"). It also starts the background jobs that work from the store (webhook
+// deliveries, benchmark runs, workflow runs).
 import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { json } from "../http.ts";
@@ -20,6 +20,7 @@ import { publicDataRoutes } from "./public-data.ts";
 import { billingRoutes } from "./billing.ts";
 import { telemetryRoutes } from "./telemetry.ts";
 import { versionRoutes } from "./version.ts";
+import { workflowRoutes } from "./workflows.ts";
 import * as relayDocs from "../openapi/cloud-relay.ts";
 
 export function cloudSurface(relay: Relay) {
@@ -28,6 +29,8 @@ export function cloudSurface(relay: Relay) {
   relay.webhookDispatcher.start();
   // Benchmark runs too, resuming those a previous process left (src/core/benchmarks/runner.ts).
   relay.benchmarkRunner.start();
+  // And workflow runs, resuming those a previous process left (src/core/workflows/cloud/runner.ts).
+  relay.workflowRunner.start();
   return new Elysia({ name: "cloud" })
     .use(keysRoutes(relay))
     .use(agentRoutes(relay))
@@ -41,6 +44,7 @@ export function cloudSurface(relay: Relay) {
     .use(billingRoutes(relay))
     .use(telemetryRoutes(relay))
     .use(versionRoutes())
+    .use(workflowRoutes(relay))
     .post("/api/relay", relayHandler(relay), { parse: "none", detail: relayDocs.relay })
     // /health answers 200 while the process serves (liveness); /api/health is 503 when degraded (readiness).
     .get("/health", async () => json(await health()), { detail: docs.liveness })

@@ -5,7 +5,6 @@
 // 4 KB. Fields of a check's body other than version and component are ignored, so that an older
 // server keeps answering newer SDKs that send more.
 import { Elysia } from "elysia";
-import { CoreError } from "../../core/errors.ts";
 import { invalid } from "../../core/registry/fields.ts";
 import { API_SEMVER, API_VERSION, checkVersion, semanticVersion } from "../../core/versions.ts";
 import { SDK_RELEASE, type SdkRelease } from "../../sdk-version.ts";
@@ -17,40 +16,27 @@ import { answer, doc } from "./public-data.ts";
 
 const BODY_LIMIT = 4 * 1024;
 
-/** What a build knows: its own version and the SDK release it ships (none yet: src/sdk-version.ts). */
+/** What a build knows: its own version and the SDK release it ships (src/sdk-version.ts). */
 export interface BuildVersions {
   server: string;
-  sdk: SdkRelease | undefined;
+  sdk: SdkRelease;
 }
 
 export const BUILD_VERSIONS: BuildVersions = { server: VERSION, sdk: SDK_RELEASE };
-
-// 503 rather than a 200 with a null version: a client comparing versions gets no value it could
-// mistake for one, and treats it as any failed update check (the SDK's never fails a run).
-const noSdk = () =>
-  new CoreError(503, "sdk_unavailable", "this server ships no SDK release yet, so it has no SDK version to report or compare (docs/hosted-api.md, Versions)");
 
 function check(build: BuildVersions, body: Record<string, unknown>) {
   const current = semanticVersion(body.version, "version");
   const component = body.component === undefined ? "sdk" : body.component;
   if (component !== "sdk" && component !== "api") throw invalid("component", body.component, "string", "must be sdk or api");
-  const latest = component === "api" ? API_SEMVER : build.sdk?.version;
-  if (latest === undefined) throw noSdk();
+  const latest = component === "api" ? API_SEMVER : build.sdk.version;
   return { component, ...checkVersion(current, latest) };
 }
 
 export function versionRoutes(build: BuildVersions = BUILD_VERSIONS) {
   const api = doc({ api_version: API_VERSION, server_version: build.server });
-  const sdk = build.sdk && doc({ sdk_version: build.sdk.version, package: build.sdk.package });
+  const sdk = doc({ sdk_version: build.sdk.version, package: build.sdk.package });
   return new Elysia({ name: "cloud-version" })
     .get("/api/v1/version/api", ({ request }) => answer(request, api), { detail: docs.api })
-    .get(
-      "/api/v1/version/sdk",
-      ({ request }) => {
-        if (!sdk) throw noSdk();
-        return answer(request, sdk);
-      },
-      { detail: docs.sdk },
-    )
+    .get("/api/v1/version/sdk", ({ request }) => answer(request, sdk), { detail: docs.sdk })
     .post("/api/v1/version/check", async ({ request }) => json(check(build, await hostedJson(request, BODY_LIMIT))), { parse: "none", detail: docs.check });
 }

@@ -55,7 +55,6 @@ const CACHE_HEADERS = {
 
 const NOT_MODIFIED = { description: "Not modified: If-None-Match named the current ETag", headers: CACHE_HEADERS };
 const NO_KEY = "No key needed: an SDK checks for updates before it has credentials. Not rate limited: the answers are constants of the build.";
-const NO_SDK = "this server ships no SDK release yet (sdk_unavailable): no SDK version to report or compare";
 
 const open = (op: Operation & { responses: Record<string, object> }, refusals: Record<number, string>): Operation =>
   ({ tags: ["versions"], security: [], ...op, description: `${op.description} ${NO_KEY}`, responses: withHostedErrors(op.responses, refusals) }) as Operation;
@@ -75,7 +74,7 @@ export const sdk = open(
     description: "The version of the SDK package released with this server: its latest version as far as this server knows.",
     responses: { 200: jsonResponse("The SDK release", SdkVersion, CACHE_HEADERS), 304: NOT_MODIFIED },
   },
-  { 503: NO_SDK },
+  {},
 );
 
 export const check = open(
@@ -88,6 +87,5 @@ export const check = open(
   {
     400: "the body is not a JSON object, version is missing or not a semantic version, or component is neither sdk nor api (invalid_request; details.parameter names the field, details.expected is string)",
     413: "body over 4 KB (request_too_large)",
-    503: `${NO_SDK} (component sdk only)`,
   },
 );
