@@ -12,3 +12,7 @@ export { scoreRequest, type ComplexityScore, type Thresholds } from "./strategie
 export { defaults } from "./config/load.ts";
 export type { Config } from "./config/schema.ts";
 export { startRelay, type EmbeddedRelay, type StartRelayOptions } from "./embed.ts";
+// The run engine over the portable router, for bench/workflows.ts (step dispatch against route()).
+export { createRouter, type Router, type RouterOptions } from "./portable.ts";
+export { defineWorkflow, routeCaller, runWorkflow } from "./core/workflows/index.ts";
+export type { WorkflowDefinition, WorkflowResult } from "./core/workflows/types.ts";

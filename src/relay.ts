@@ -23,6 +23,7 @@ import type { RunWriter } from "./core/telemetry/writer.ts";
 import { pruneTeamRuns } from "./core/tenancy/retention.ts";
 import { BenchmarkRunner } from "./core/benchmarks/runner.ts";
 import { WorkflowRunner } from "./core/workflows/cloud/runner.ts";
+import { Scheduler } from "./core/workflows/cloud/scheduler.ts";
 import { WebhookDispatcher } from "./core/webhooks/dispatcher.ts";
 import { assembleRegistry, buildCatalog, strategyOptionsProblems } from "./plugin/assemble.ts";
 import type { FailedPlugin, LoadedPlugin } from "./plugin/host.ts";
@@ -62,6 +63,8 @@ export class Relay implements RouterDeps {
   readonly benchmarkRunner = new BenchmarkRunner(this);
   /** Runs (and resumes) the hosted teams' triggered workflow runs; the cloud listener starts it (src/surfaces/cloud/index.ts). */
   readonly workflowRunner = new WorkflowRunner(this, () => this.config().cloud.workflowLeaseMs);
+  /** Fires the hosted teams' workflow schedules; the cloud listener starts it (src/surfaces/cloud/index.ts). */
+  readonly scheduler = new Scheduler(this);
   private catalogCache: Catalog | undefined;
   plugins: { loaded: LoadedPlugin[]; failed: FailedPlugin[] } = { loaded: [], failed: [] };
   private closed = false;
@@ -217,6 +220,7 @@ export class Relay implements RouterDeps {
     this.meshSync.stop();
     await this.webhookDispatcher.stop();
     await this.benchmarkRunner.stop();
+    await this.scheduler.stop();
     await this.workflowRunner.stop();
     this.unwatch();
     await closeParts(this, this.log);

@@ -20,9 +20,12 @@ export interface TelemetryConfig {
   apiKey?: string;
 }
 
+/** Cloud mode's settings; the cloud's address is RELAY_API_HOST. */
 export interface CloudConfig {
   enabled: boolean;
+  /** The team's id (`team_…`), for your reference: the cloud takes the team from the token. */
   teamId?: string;
+  /** A signed-in user's access token (`rat_…`, sent as Authorization: Bearer) or a standard API key (`rk_live_…`, sent as x-api-key). */
   accessToken?: string;
 }
 
@@ -66,6 +69,9 @@ export function platformEnv(): Env {
     return {};
   }
 }
+
+/** The Relay cloud's address: RELAY_API_HOST, else telemetry's apiEndpoint. */
+export const apiHost = (env: Env): string | undefined => env.RELAY_API_HOST || current.telemetry?.apiEndpoint;
 
 /** Throws a TypeError naming the first ProviderConfig without an apiKey or with a bad baseUrl. */
 export function checkProviders(providers: Record<string, ProviderConfig>, at: string): void {

@@ -4,7 +4,7 @@
 // for it and never fails by it (errors and a silent host are swallowed after a timeout). It is off
 // with RELAY_NO_VERSION_CHECK, silent with RELAY_QUIET_VERSION_CHECK=true, and skipped when no
 // cloud host is known (RELAY_API_HOST, or telemetry's apiEndpoint).
-import { getConfig, platformEnv, type Env } from "./config.ts";
+import { apiHost, platformEnv } from "./config.ts";
 import { SDK_PACKAGE, SDK_VERSION } from "./version.ts";
 
 const CHECK_TIMEOUT_MS = 3000;
@@ -56,6 +56,5 @@ export function startAutomaticCheck(): void {
   );
 }
 
-const apiHost = (env: Env): string | undefined => env.RELAY_API_HOST || getConfig().telemetry?.apiEndpoint;
 /** Set to anything but "", "0" or "false". */
 const disabled = (value: string | undefined): boolean => value !== undefined && !["", "0", "false"].includes(value.toLowerCase());

@@ -1,8 +1,10 @@
 // A workflow as the SDK's user builds it: createWorkflow(name), .step(name, {model, …StepConfig,
 // dependsOn}) for each step, then .run(input, RunOptions). The definition is checked by the run
-// engine (src/core/workflows) when it runs: a cycle, an unknown dependency or a bad model or
-// template rejects run() with a WorkflowDefinitionError before any vendor is called.
+// engine (src/core/workflows) when it runs or is deployed: a cycle, an unknown dependency or a bad
+// model or template rejects with a WorkflowDefinitionError before any vendor or cloud is called.
+// Cloud mode and deploy() are sdk/src/cloud.ts.
 import { defineWorkflow, routeCaller, runWorkflow, type StepConfig, type StepDefinition, type WorkflowResult } from "../../src/core/workflows/index.ts";
+import { type CloudWorkflow, type Deployment, deployWorkflow, runInCloud, type WebhookTrigger, type WorkflowSchedule } from "./cloud.ts";
 import { checkProviders, getConfig, platformEnv, type ProviderConfig } from "./config.ts";
 import { effectiveProviders, routerFor } from "./router.ts";
 import { recordCall } from "./telemetry.ts";
@@ -16,9 +18,13 @@ export interface StepOptions extends StepConfig {
 
 /** Interface §2.11's RunOptions. */
 export interface RunOptions {
-  /** `local` (the default): vendors called from this process. `cloud`: not available yet. */
+  /**
+   * `local` (the default): vendors called from this process. `cloud`: the workflow is deployed
+   * (when this definition is not yet) and run on the Relay cloud with the team's stored provider
+   * keys; needs configure({ cloud: { enabled: true, accessToken } }) and RELAY_API_HOST.
+   */
   mode?: "local" | "cloud";
-  /** For this run, over configure()'s and the environment's, by vendor. */
+  /** For this run, over configure()'s and the environment's, by vendor (local mode; the cloud uses the team's). */
   providers?: Record<string, ProviderConfig>;
   /** ms; the run ends when it passes, the calls in flight aborted. */
   timeout?: number;
@@ -30,6 +36,8 @@ export interface RunOptions {
 export class Workflow {
   readonly name: string;
   readonly #steps: StepDefinition[] = [];
+  #trigger: WebhookTrigger | undefined;
+  readonly #schedules: WorkflowSchedule[] = [];
 
   constructor(name: string) {
     this.name = name;
@@ -41,6 +49,18 @@ export class Workflow {
     return this;
   }
 
+  /** Attaches a webhook trigger (interface §2.10), replacing one attached before; deploy() registers it. */
+  webhook(trigger: WebhookTrigger): this {
+    this.#trigger = { ...trigger };
+    return this;
+  }
+
+  /** Attaches a cron schedule; deploy() makes it unless the team has an equal one for this workflow. */
+  schedule(cron: string, options: Omit<WorkflowSchedule, "cron"> = {}): this {
+    this.#schedules.push({ ...options, cron });
+    return this;
+  }
+
   /** The steps as added. */
   get steps(): readonly StepDefinition[] {
     return this.#steps.map((s) => ({ ...s }));
@@ -49,14 +69,28 @@ export class Workflow {
   /** Runs the workflow with `input`; resolves with the result, failed runs included (`success: false`). */
   async run(input: unknown = {}, options: RunOptions = {}): Promise<WorkflowResult> {
     const mode = options.mode ?? "local";
-    if (mode === "cloud") throw new Error("cloud mode is not available yet in this SDK: run with mode \"local\" (the default)");
-    if (mode !== "local") throw new TypeError(`mode must be "local" or "cloud", not ${JSON.stringify(mode)}`);
+    if (mode !== "local" && mode !== "cloud") throw new TypeError(`mode must be "local" or "cloud", not ${JSON.stringify(mode)}`);
     if (options.providers) checkProviders(options.providers, "options.providers");
     const definition = defineWorkflow({ name: this.name, steps: this.#steps });
     startAutomaticCheck();
+    if (mode === "cloud") return runInCloud(this.#cloud(), input, options);
     const router = routerFor(effectiveProviders(platformEnv(), getConfig().providers, options.providers), recordCall);
     const call = routeCaller(router.route, options.metadata ? { metadata: options.metadata } : {});
     return runWorkflow(definition, input, { call, timeout: options.timeout, signal: options.signal, metadata: options.metadata });
+  }
+
+  /**
+   * Deploys the workflow to the Relay cloud: a new version when its definition changed, the stored
+   * one when not; registers its webhook trigger (or removes the one deployed before, without one)
+   * and makes each attached schedule the team lacks.
+   */
+  async deploy(): Promise<Deployment> {
+    defineWorkflow({ name: this.name, steps: this.#steps });
+    return deployWorkflow(this.#cloud());
+  }
+
+  #cloud(): CloudWorkflow {
+    return { name: this.name, steps: this.#steps, trigger: this.#trigger, schedules: this.#schedules };
   }
 }
 

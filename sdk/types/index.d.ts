@@ -17,9 +17,12 @@ export interface TelemetryConfig {
   apiKey?: string;
 }
 
+/** Cloud mode's settings; the cloud's address is RELAY_API_HOST. */
 export interface CloudConfig {
   enabled: boolean;
+  /** The team's id (`team_…`), for your reference: the cloud takes the team from the token. */
   teamId?: string;
+  /** A signed-in user's access token (`rat_…`, sent as Authorization: Bearer) or a standard API key (`rk_live_…`, sent as x-api-key). */
   accessToken?: string;
 }
 
@@ -61,9 +64,13 @@ export interface StepDefinition extends StepOptions {
 
 /** Interface §2.11's RunOptions. */
 export interface RunOptions {
-  /** `local` (the default): vendors called from this process. `cloud`: not available yet (run() rejects). */
+  /**
+   * `local` (the default): vendors called from this process. `cloud`: the workflow is deployed
+   * (when this definition is not yet) and run on the Relay cloud with the team's stored provider
+   * keys; needs configure({ cloud: { enabled: true, accessToken } }) and RELAY_API_HOST.
+   */
   mode?: "local" | "cloud";
-  /** For this run, over configure()'s and the environment's, by vendor. */
+  /** For this run, over configure()'s and the environment's, by vendor (local mode; the cloud uses the team's). */
   providers?: Record<string, ProviderConfig>;
   /** ms; the run ends when it passes, the calls in flight aborted. */
   timeout?: number;
@@ -122,9 +129,66 @@ export declare class Workflow {
   get steps(): readonly StepDefinition[];
   /**
    * Runs the workflow with `input`; resolves with the result, failed runs included (`success: false`).
-   * Rejects with a WorkflowDefinitionError when the steps do not make a workflow, and in cloud mode.
+   * Rejects with a WorkflowDefinitionError when the steps do not make a workflow, and in cloud mode
+   * with a RelayCloudError when the cloud refuses a request (a bad token, Cloud features off, …).
    */
   run(input?: unknown, options?: RunOptions): Promise<WorkflowResult>;
+  /** Attaches a webhook trigger (interface §2.10), replacing one attached before; deploy() registers it. */
+  webhook(trigger: WebhookTrigger): this;
+  /** Attaches a cron schedule; deploy() makes it unless the team has an equal one for this workflow. */
+  schedule(cron: string, options?: Omit<WorkflowSchedule, "cron">): this;
+  /**
+   * Deploys the workflow to the Relay cloud: a new version when its definition changed, the stored
+   * one when not; registers its webhook trigger (or removes the one deployed before, without one)
+   * and makes each attached schedule the team lacks.
+   */
+  deploy(): Promise<Deployment>;
+}
+
+/** Interface §2.10's webhook trigger configuration. */
+export interface WebhookTrigger {
+  /** The path under the team's hook address: the trigger answers at `{hooks_url}/<team>/<endpoint>`. */
+  endpoint: string;
+  method?: "POST" | "PUT";
+  /** Headers a call must carry with these values. */
+  headers?: Record<string, string>;
+  /** Signs calls: with signatureHeader, `t=<unix s>,v1=<hex HMAC-SHA256>` in it; without, Standard Webhooks (a `whsec_…` secret). */
+  secret?: string;
+  signatureHeader?: string;
+  /** Calls allowed per window, the window written as `30s`, `1m`, `2h`, `1d`. */
+  rateLimit?: { requests: number; window: string };
+}
+
+/** A cron schedule for a workflow: `cron` read on `timezone`'s wall clock (IANA; UTC by default), each run with `input`. */
+export interface WorkflowSchedule {
+  cron: string;
+  timezone?: string;
+  input?: unknown;
+}
+
+/** A deployed version of a workflow, as the cloud answered a deploy. */
+export interface Deployment {
+  /** `wf_…`, one per version. */
+  id: string;
+  name: string;
+  version: number;
+  /** false when this definition was deployed already (the version is the one stored then). */
+  created: boolean;
+  /** The webhook trigger as the cloud registered it (its secret not shown), with the `url` to call; null without one. */
+  trigger: { endpoint: string; url: string; method: "POST" | "PUT"; [field: string]: unknown } | null;
+  /** The team's schedule (`sch_…`) for each attached one, made by this deploy or found equal. */
+  schedules: Array<{ id: string; cron: string; timezone: string; [field: string]: unknown }>;
+}
+
+/** The Relay cloud refused a request (its hosted error `{error: {code, message}, request_id}`), or answered what is not one. */
+export declare class RelayCloudError extends Error {
+  readonly name: "RelayCloudError";
+  /** The HTTP status. */
+  readonly status: number;
+  /** The hosted error's code: `invalid_api_key`, `cloud_disabled`, `not_found`, … */
+  readonly code: string;
+  readonly requestId?: string;
+  constructor(message: string, status: number, code: string, requestId?: string);
 }
 
 export declare function createWorkflow(name: string): Workflow;

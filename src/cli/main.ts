@@ -11,6 +11,7 @@ import { OPERATOR_COMMANDS } from "./commands/index.ts";
 import { terminalFor } from "./output.ts";
 import { serve } from "./serve.ts";
 import { serviceCommand } from "./service.ts";
+import { hooksCommand } from "./commands/hooks.ts";
 import { writeAllSync } from "../runtime/fs.ts";
 import { stdoutSink } from "../runtime/stdout.ts";
 
@@ -32,6 +33,7 @@ Commands:
   dashboard  print a link that opens the dashboard signed in
   doctor     check the config, provider keys and reachability, port and plugins
   service    print a systemd unit for this binary (relay service install --print)
+  hooks      'hooks dev': a local test server for workflow webhook triggers
   version    print the version
 
 Common flags:
@@ -46,6 +48,19 @@ Run 'relay <command> --help' for a command's flags.`,
 
 Runs the local proxy. Defaults: --port 4100 (env RELAY_PORT), --host 127.0.0.1 (env RELAY_HOST).
 Listening beyond loopback requires an admin token (RELAY_ADMIN_TOKEN).`,
+  hooks: `Usage: relay hooks dev [--file workflows.json] [--port N] [--host ADDR]
+
+A local test server for workflow webhook triggers: it answers the triggers of the
+workflows in the file at /hooks/<any team>/<endpoint> (POST or PUT, as each says;
+its headers, signature and rate limit checked as the cloud checks them), runs each
+call's workflow in local mode with the provider keys of the environment
+(OPENAI_API_KEY, ANTHROPIC_API_KEY, ...) and prints each run as it starts and ends.
+The file: {"workflows": [{"name", "steps": [...], "trigger": {"endpoint", ...}}]},
+each entry a deploy body of POST /api/v1/workflows (docs/workflows.md "Triggers").
+
+  --file, -f FILE   the workflows (default ./workflows.json)
+  --port, -p N      port (default 4300; 0 picks a free one)
+  --host ADDR       address (default 127.0.0.1)`,
   cloud: `Usage: relay cloud [--port N] [--host ADDR] [common flags]
        relay cloud teams create --name NAME [--plan free|maker|pro]
        relay cloud teams set-plan TEAM PLAN
@@ -166,6 +181,8 @@ export async function main(argv: string[], env: Env = process.env, raw: CliIO = 
       }
       case "service":
         return serviceCommand(args, io, HELP.service!);
+      case "hooks":
+        return await hooksCommand(args, { env, io, term: terminalFor(process, env), help: HELP.hooks! });
       case "init":
       case "status":
       case "models":

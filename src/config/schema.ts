@@ -140,6 +140,13 @@ export const ConfigSchema = T.Object(
           description: "how long an instance's claim on a durable workflow run lasts without a heartbeat (a third of it); a run whose instance died resumes elsewhere after it",
           ...fileOnly("listen"),
         }),
+        publicUrl: T.Optional(
+          T.String({
+            format: "uri",
+            description: "the cloud listener's public base URL, e.g. https://cloud.example.com; webhook triggers are announced at it + /hooks. Unset = the address a deploy request came in on",
+            ...fileOnly("listen"),
+          }),
+        ),
         accounts: T.Object(
           {
             passwordMemoryKiB: T.Integer({ minimum: 8, default: 65536, description: "argon2id memory per password hash, in KiB (sign-up, sign-in, reset)" }),

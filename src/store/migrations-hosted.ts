@@ -345,4 +345,55 @@ export const HOSTED_MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 17,
+    name: "workflow triggers",
+    // Webhook triggers of deployed workflows, one per (team, path), and the deliveries signed
+    // triggers saw within the timestamp tolerance, so a replay is refused on every instance
+    // (src/store/triggers/). Times in ms.
+    statements: (t) => [
+      `CREATE TABLE workflow_triggers (
+        team_id TEXT NOT NULL,
+        path TEXT NOT NULL,
+        workflow_name TEXT NOT NULL,
+        config TEXT NOT NULL,
+        created_at ${t.bigint} NOT NULL,
+        PRIMARY KEY (team_id, path)
+      )`,
+      "CREATE INDEX workflow_triggers_workflow ON workflow_triggers (team_id, workflow_name)",
+      `CREATE TABLE trigger_deliveries (
+        team_id TEXT NOT NULL,
+        path TEXT NOT NULL,
+        delivery TEXT NOT NULL,
+        expires_at ${t.bigint} NOT NULL,
+        PRIMARY KEY (team_id, path, delivery)
+      )`,
+      "CREATE INDEX trigger_deliveries_expiry ON trigger_deliveries (expires_at)",
+    ],
+  },
+  {
+    version: 18,
+    name: "workflow schedules",
+    // Deployed workflows run on a cron expression in a time zone (src/store/schedules/). A paused
+    // schedule has no next_fire_at; a firing advances it by a compare-and-set. Times in ms.
+    statements: (t) => [
+      `CREATE TABLE schedules (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        workflow_name TEXT NOT NULL,
+        cron TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        input TEXT NOT NULL,
+        paused ${t.bool} NOT NULL,
+        next_fire_at ${t.bigint},
+        last_fired_at ${t.bigint},
+        last_run_id TEXT,
+        skipped_firings INTEGER NOT NULL,
+        created_at ${t.bigint} NOT NULL,
+        updated_at ${t.bigint} NOT NULL
+      )`,
+      "CREATE INDEX schedules_team ON schedules (team_id, created_at)",
+      "CREATE INDEX schedules_due ON schedules (next_fire_at) WHERE next_fire_at IS NOT NULL",
+    ],
+  },
 ];

@@ -22,6 +22,8 @@ import type { Store } from "./types.ts";
 import { SqlAccountStore } from "./users/sql.ts";
 import { SqlWebhookStore } from "./webhooks/sql.ts";
 import { SqlWorkflowStore } from "./workflows/sql.ts";
+import { SqlTriggerStore } from "./triggers/sql.ts";
+import { SqlScheduleStore } from "./schedules/sql.ts";
 
 export abstract class SqlStore implements Store {
   abstract readonly driver: Dialect;
@@ -41,6 +43,8 @@ export abstract class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
   readonly mesh: SqlMeshStore;
   readonly workflows: SqlWorkflowStore;
+  readonly triggers: SqlTriggerStore;
+  readonly schedules: SqlScheduleStore;
 
   constructor(protected readonly sql: SqlConnection) {
     this.kv = new SqlKv(sql);
@@ -57,6 +61,8 @@ export abstract class SqlStore implements Store {
     this.accounts = new SqlAccountStore(sql);
     this.mesh = new SqlMeshStore(sql);
     this.workflows = new SqlWorkflowStore(sql);
+    this.triggers = new SqlTriggerStore(sql);
+    this.schedules = new SqlScheduleStore(sql);
   }
 
   /** Driver-level health check, before the migration version check. */

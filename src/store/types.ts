@@ -17,6 +17,8 @@ import type { TeamStore } from "./teams/types.ts";
 import type { AccountStore } from "./users/types.ts";
 import type { WebhookStore } from "./webhooks/types.ts";
 import type { WorkflowStore } from "./workflows/types.ts";
+import type { TriggerStore } from "./triggers/types.ts";
+import type { ScheduleStore } from "./schedules/types.ts";
 
 export interface Store {
   readonly driver: "sqlite" | "postgres";
@@ -47,6 +49,10 @@ export interface Store {
   readonly benchmarks: BenchmarkStore;
   /** Deployed workflows, their durable runs and each run's step results. */
   readonly workflows: WorkflowStore;
+  /** Webhook triggers of deployed workflows and the deliveries they saw lately. */
+  readonly triggers: TriggerStore;
+  /** Deployed workflows run on cron expressions. */
+  readonly schedules: ScheduleStore;
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** True when the database reports no corruption. */

@@ -14,14 +14,14 @@ const home = tempDir("launcher");
 const npmEnv = (extra: Record<string, string> = {}) =>
   childEnv(home, { npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_cache: join(home, "npm-cache"), ...extra });
 
-/** A checkout without dist/: its own bin/, src/, deploy/ and package.json, the repo's node_modules. */
+/** A checkout without dist/: its own bin/, src/, deploy/, package.json and the SDK manifest the server reads its version from, the repo's node_modules. */
 const checkout = join(home, "checkout");
 /** How npm reaches a package's bin: node_modules/.bin/relay → ../relay/bin/relay, node_modules/relay → the checkout. */
 const viaNpmLinks = join(home, "npx-cache/node_modules/.bin/relay");
 
 beforeAll(() => {
   mkdirSync(checkout);
-  for (const entry of ["bin", "src", "deploy", "package.json"]) cpSync(join(REPO, entry), join(checkout, entry), { recursive: true });
+  for (const entry of ["bin", "src", "sdk/package.json", "deploy", "package.json"]) cpSync(join(REPO, entry), join(checkout, entry), { recursive: true });
   symlinkSync(join(REPO, "node_modules"), join(checkout, "node_modules"));
   mkdirSync(join(home, "npx-cache/node_modules/.bin"), { recursive: true });
   symlinkSync("../../checkout", join(home, "npx-cache/node_modules/relay"));

@@ -9,7 +9,7 @@ import { createKey, createTeam, hashKey } from "../../src/core/tenancy/api-keys.
 import { listen, type Listener } from "../../src/runtime/serve.ts";
 import { SESSION_MS } from "../../src/surfaces/cloud/console/session.ts";
 import { buildFetch } from "../../src/surfaces/index.ts";
-import { chatBody, startWorld, type World } from "../proxy/world.ts";
+import { chatBody, eventually, startWorld, type World } from "../proxy/world.ts";
 import { postgresDatabase } from "./pg-database.ts";
 
 const JSON_TYPE = { "content-type": "application/json" };
@@ -66,7 +66,7 @@ describe.each(["sqlite", "postgres"] as const)("the team console on %s", (driver
   });
 
   test("a page without a session goes to the sign-in page; every page and asset carries the CSP and no inline script", async () => {
-    for (const path of ["/console", "/console/logs", "/console/agents", "/console/keys"]) {
+    for (const path of ["/console", "/console/logs", "/console/runs", "/console/agents", "/console/keys"]) {
       const res = await page(path);
       expect(res.status).toBe(303);
       expect(res.headers.get("location")).toBe("/console/login");
@@ -282,6 +282,31 @@ describe.each(["sqlite", "postgres"] as const)("the team console on %s", (driver
     await expectHostedError(await page("/console/api/me", session), 429, "rate_limit_exceeded");
   });
 
+  test("workflow runs: the list and a run's steps, as GET /api/v1/webhooks/runs and /v1/debug/runs/:runId answer them", async () => {
+    const { team, secret } = await createTeam(w.relay.relay.store, "Runners", "pro");
+    await w.relay.relay.store.accounts.setCloudEnabled(team.id, true);
+    const api = (path: string, body?: unknown) =>
+      fetch(`${cloud.url}${path}`, { method: body === undefined ? "GET" : "POST", headers: { "x-api-key": secret, ...JSON_TYPE }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const steps = [{ name: "greet", model: "openai:gpt-4o-mini", userPrompt: "Greet {{input.who}}." }];
+    expect((await api("/api/v1/workflows", { name: "greeter", steps })).status).toBe(201);
+    const { run: queued } = (await (await api("/api/v1/webhooks/trigger", { workflow: "greeter", input: { who: "Ada" } })).json()) as any;
+    await eventually(async () => (((await (await api(`/api/v1/webhooks/runs/${queued.id}`)).json()) as any).run.status === "succeeded" ? true : undefined), "the run to succeed", 15_000);
+
+    const session = await signIn(secret);
+    const list = (await (await page("/console/api/runs?limit=10", session)).json()) as any;
+    expect(list).toEqual((await (await api("/api/v1/webhooks/runs?limit=10")).json()) as any);
+    expect(list).toMatchObject({ total: 1, limit: 10, offset: 0, data: [{ id: queued.id, workflow: "greeter", status: "succeeded" }] });
+    const detail = (await (await page(`/console/api/runs/${queued.id}`, session)).json()) as any;
+    expect(detail).toEqual((await (await api(`/v1/debug/runs/${queued.id}`)).json()) as any);
+    expect(detail.run.steps).toMatchObject([{ name: "greet", status: "completed", model: "openai:gpt-4o-mini", prompt: { user: "Greet Ada." }, retries: 0, error: null }]);
+    expect(detail.run.steps[0].tokens.input).toBeGreaterThan(0);
+    await expectHostedError(await page("/console/api/runs?limit=0", session), 400, "invalid_request");
+    const stranger = await createTeam(w.relay.relay.store, "Peekers", "pro");
+    await expectHostedError(await page(`/console/api/runs/${queued.id}`, await signIn(stranger.secret)), 404, "not_found");
+    await expectHostedError(await page("/console/api/runs"), 401, "session_required");
+    expect((await page("/console/runs", session)).status).toBe(200);
+  });
+
   test("agents of the team and public ones, and every console route in /openapi.json", async () => {
     const { secret } = await createTeam(w.relay.relay.store, "Agents", "pro");
     const registered = await fetch(`${cloud.url}/api/register`, {
@@ -297,6 +322,7 @@ describe.each(["sqlite", "postgres"] as const)("the team console on %s", (driver
     const routes = [
       "post /console/login", "post /console/logout", "get /console/api/me", "get /console/api/usage", "get /console/api/logs", "get /console/api/logs/{id}",
       "get /console/api/logs/export", "get /console/api/agents", "get /console/api/keys", "post /console/api/keys", "post /console/api/keys/{id}/rotate", "delete /console/api/keys/{id}",
+      "get /console/api/runs", "get /console/api/runs/{runId}",
     ];
     for (const route of routes) {
       const [method, path] = route.split(" ");

@@ -2,7 +2,7 @@
 // install-browser.sh installs it), at desktop and phone width: signing in with a key (which becomes
 // an HttpOnly session cookie), creating a key in the page (its secret shown once), a call relayed
 // over HTTP with that key appearing in the log, its detail, its CSV export (a real download), and
-// revoking the key with a confirmation. Nothing is loaded from anywhere but the listener, and the
+// revoking the key with a confirmation; a triggered workflow run on the Runs page with its steps. Nothing is loaded from anywhere but the listener, and the
 // page logs no error. Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { createTeam } from "../../src/core/tenancy/api-keys.ts";
 import { listen, type Listener } from "../../src/runtime/serve.ts";
 import { buildFetch } from "../../src/surfaces/index.ts";
 import { RESULTS, chromiumAvailable, launchChromium, watchedPage } from "../helpers/browser.ts";
-import { chatBody, startWorld, type World } from "../proxy/world.ts";
+import { chatBody, eventually, startWorld, type World } from "../proxy/world.ts";
 
 const hasChromium = chromiumAvailable("the console browser tests");
 
@@ -95,6 +95,41 @@ describe.skipIf(!hasChromium)("the team console in Chromium", () => {
         expect(await page.locator(id).getAttribute("href")).toBeNull();
       }
       await page.screenshot({ path: path.join(RESULTS, "console-log-free-phone.png"), fullPage: true });
+      expect(requested.filter((u) => new URL(u).origin !== cloud.url)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  test("a triggered workflow run appears on the Runs page and its steps open in the drawer (desktop)", async () => {
+    await context.clearCookies();
+    const team = await createTeam(w.relay.relay.store, "Flowing", "pro");
+    await w.relay.relay.store.accounts.setCloudEnabled(team.team.id, true);
+    const api = (path: string, body?: unknown) =>
+      fetch(`${cloud.url}${path}`, { method: body === undefined ? "GET" : "POST", headers: { "x-api-key": team.secret, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect((await api("/api/v1/workflows", { name: "greeter", steps: [{ name: "greet", model: "openai:gpt-4o-mini", userPrompt: "Greet {{input.who}}." }] })).status).toBe(201);
+    const { run } = (await (await api("/api/v1/webhooks/trigger", { workflow: "greeter", input: { who: "Ada" } })).json()) as { run: { id: string } };
+    await eventually(async () => (((await (await api(`/api/v1/webhooks/runs/${run.id}`)).json()) as any).run.status === "succeeded" ? true : undefined), "the run to succeed", 15_000);
+    const { page, requested, problems } = await watchedPage(context, 1280, 900);
+    try {
+      await page.goto(`${cloud.url}/console/login`);
+      await page.getByLabel("API key").fill(team.secret);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${cloud.url}/console`);
+      await page.getByRole("link", { name: "Runs" }).click();
+      await page.locator("body[data-ready]").waitFor();
+      const row = page.locator(`#run-rows tr[data-run="${run.id}"]`);
+      expect(await row.textContent()).toContain("greeter");
+      expect(await row.locator(".badge").textContent()).toBe("succeeded");
+      await row.locator("button.row-open").click();
+      const step = page.locator('#drawer [data-step="greet"]');
+      await step.waitFor();
+      expect(await page.locator("#drawer code").textContent()).toBe(run.id);
+      expect(await step.locator("[data-prompt]").textContent()).toBe("user: Greet Ada.");
+      expect(await step.textContent()).toContain("openai:gpt-4o-mini");
+      expect(await step.locator("[data-output]").textContent()).not.toBe("");
+      await page.screenshot({ path: path.join(RESULTS, "console-runs-desktop.png"), fullPage: true });
       expect(requested.filter((u) => new URL(u).origin !== cloud.url)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

@@ -98,6 +98,13 @@ describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted r
     await w.relay.relay.store.accounts.setCloudEnabled(pro.team, true);
     return { path: "/api/v1/webhooks/trigger", body: { workflow: flow.body.name, input: { q: "hi" } } };
   };
+  /** A schedule of a freshly deployed workflow (triggerCall turns Cloud features on). */
+  const scheduleCall = async (cron = "0 * * * *"): Promise<Call> => ({ path: "/api/v1/schedules", body: { workflow: ((await triggerCall()).body as Json).workflow, cron } });
+  const freshSchedule = async (): Promise<string> => {
+    const res = await call("POST", await scheduleCall(), pro.key);
+    expect(res.status).toBe(201);
+    return ((await res.json()) as Json).schedule.id;
+  };
   const triggeredRun = async (): Promise<string> => {
     const res = await call("POST", await triggerCall(), pro.key);
     expect(res.status).toBe(202);
@@ -207,6 +214,16 @@ describe.each(["sqlite", "postgres"] as const)("§7.1 statuses on every hosted r
     "GET /v1/debug/runs": { ok: () => ({ path: "/v1/debug/runs" }), status: 200, bad: () => ({ path: "/v1/debug/runs?offset=-1", parameter: "offset" }), readOnly: true },
     "GET /v1/debug/runs/:runId": { ok: async () => ({ path: `/v1/debug/runs/${await triggeredRun()}` }), status: 200, readOnly: true },
     "GET /v1/debug/workflows": { ok: () => ({ path: "/v1/debug/workflows" }), status: 200, readOnly: true },
+    "POST /api/v1/schedules": { ok: () => scheduleCall(), status: 201, bad: async () => ({ ...(await scheduleCall("61 * * * *")), parameter: "cron" }), readOnly: false },
+    "GET /api/v1/schedules": { ok: () => ({ path: "/api/v1/schedules" }), status: 200, bad: () => ({ path: "/api/v1/schedules?limit=0", parameter: "limit" }), readOnly: true },
+    "GET /api/v1/schedules/:id": { ok: async () => ({ path: `/api/v1/schedules/${await freshSchedule()}` }), status: 200, readOnly: true },
+    "PATCH /api/v1/schedules/:id": {
+      ok: async () => ({ path: `/api/v1/schedules/${await freshSchedule()}`, body: { paused: true } }),
+      status: 200,
+      bad: async () => ({ path: `/api/v1/schedules/${await freshSchedule()}`, body: { timezone: "Nowhere/Else" }, parameter: "timezone" }),
+      readOnly: false,
+    },
+    "DELETE /api/v1/schedules/:id": { ok: async () => ({ path: `/api/v1/schedules/${await freshSchedule()}` }), status: 200, readOnly: false },
   };
 
   /**

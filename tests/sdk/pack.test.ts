@@ -6,16 +6,13 @@
 // update check pointed at a host that accepts connections and never answers; each WorkflowResult is
 // checked field by field, and the telemetry batches are read by the cloud's own parser.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { runBatch } from "../../src/core/mesh/run-upload.ts";
 import { versionRoutes } from "../../src/surfaces/cloud/version.ts";
 import { type FakeVendor, type ReceivedRequest, startFakeVendor } from "../fakes/vendor.ts";
+import { installPackedSdk, NODE, ROOT, runIn, SDK } from "./packed.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
-const SDK = join(ROOT, "sdk");
-const NODE = Bun.which("node");
 /** Deno from npm (the `deno` dev dependency, so `npm ci` installs it; the test needs no network). */
 const DENO = join(ROOT, "node_modules/.bin/deno");
 if (!existsSync(DENO)) throw new Error(`${DENO} not found: run npm ci (deno is a dev dependency)`);
@@ -39,16 +36,7 @@ const uploads: Array<{ apiKey: string | null; body: Record<string, unknown> }> =
 let silent: Bun.TCPSocketListener<undefined>;
 const silentSaw: string[] = [];
 
-async function run(cmd: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
-  return (await runBoth(cmd, cwd, env)).out;
-}
-
-async function runBoth(cmd: string[], cwd: string, env: Record<string, string> = {}): Promise<{ out: string; err: string }> {
-  const child = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}:\n${err}\n${out}`);
-  return { out, err };
-}
+const run = async (cmd: string[], cwd: string, env: Record<string, string> = {}): Promise<string> => (await runIn(cmd, cwd, env)).out;
 
 function reply(req: ReceivedRequest) {
   const user = String(req.json?.messages?.findLast((m: { role: string }) => m.role === "user")?.content ?? "");
@@ -57,15 +45,7 @@ function reply(req: ReceivedRequest) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "relay-sdk-pack-"));
-  await run([process.execPath, join(SDK, "build.ts")], ROOT);
-  packed = JSON.parse(await run(["npm", "pack", "--json", "--ignore-scripts", "--pack-destination", dir], SDK))[0];
-  project = join(dir, "project");
-  mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "sdk-consumer", private: true, type: "module" }));
-  await run(["npm", "install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", join(dir, packed.filename)], project);
-  copyFileSync(join(import.meta.dir, "consumer-run.mjs"), join(project, "run.mjs"));
-  copyFileSync(join(import.meta.dir, "consumer-updates.mjs"), join(project, "updates.mjs"));
+  ({ dir, project, packed } = await installPackedSdk({ "consumer-run.mjs": "run.mjs", "consumer-updates.mjs": "updates.mjs" }));
 
   vendor = await startFakeVendor("openai");
   vendor.setDefault(reply);
@@ -194,8 +174,8 @@ describe.each(runtimes)("installed and run on %s", (runtime, cmd) => {
     expect(records.map((r) => r.metadata.step).sort()).toEqual(["report", "summary", "tags"]);
   });
 
-  test.skipIf(!cmd)("cloud mode is refused as not available yet; a bad definition is refused before any call; the configuration is read and reset", () => {
-    expect(out.cloud.message).toContain("cloud mode is not available yet");
+  test.skipIf(!cmd)("cloud mode is refused while not configured; a bad definition is refused before any call; the configuration is read and reset", () => {
+    expect(out.cloud.message).toContain("cloud mode is off");
     expect(out.definition.name).toBe("WorkflowDefinitionError");
     expect(out.definition.message).toContain("nope");
     expect(out.configured.providers.openai).toEqual({ apiKey: "sk-test", baseUrl: `${vendor.url}/v1`, organization: "org-test" });
@@ -223,7 +203,7 @@ describe.skipIf(!NODE)(`update checks against the cloud's version route (a build
 
   async function runWith(env: Record<string, string>) {
     checks = [];
-    const { out, err } = await runBoth([NODE!, "updates.mjs"], project, { FAKE_VENDOR_URL: vendor.url, RELAY_API_HOST: `http://127.0.0.1:${cloud.port}`, ...env });
+    const { out, err } = await runIn([NODE!, "updates.mjs"], project, { FAKE_VENDOR_URL: vendor.url, RELAY_API_HOST: `http://127.0.0.1:${cloud.port}`, ...env });
     return { ...JSON.parse(out), err };
   }
 

@@ -28,6 +28,10 @@ export type Shapes = [
   Holds<Same<Declared.WorkflowResult, Code.WorkflowResult>>,
   Holds<Same<Declared.UpdateCheck, Code.UpdateCheck>>,
   Holds<Same<Declared.CheckOptions, Code.CheckOptions>>,
+  Holds<Same<Declared.Deployment, Code.Deployment>>,
+  Holds<Same<Declared.WebhookTrigger, Code.WebhookTrigger>>,
+  Holds<Same<Declared.WorkflowSchedule, Code.WorkflowSchedule>>,
+  Holds<Same<keyof Code.RelayCloudError, keyof Declared.RelayCloudError>>,
   // The class's instances: the code's fit the declared ones, with the same members (its #steps
   // makes them nominal, so the other way cannot hold).
   Holds<Code.Workflow extends Declared.Workflow ? true : false>,

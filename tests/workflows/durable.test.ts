@@ -13,8 +13,12 @@ import { childEnv, freePort, FROM_SOURCE, REPO, run, tempDir } from "../cli/rela
 import { postgresDatabase } from "../cloud/pg-database.ts";
 
 type Json = Record<string, any>;
-/** Short, so a dead instance's run is taken over within the test; heartbeats every third of it. */
-const LEASE_MS = 1_500;
+/**
+ * Short, so a dead instance's run is taken over within the test; heartbeats every third of it. Not
+ * shorter: on a busy machine a live instance's heartbeat can be late by a second, and a lease that
+ * lapses meanwhile lets the other instance take over a run that is still going (one call more).
+ */
+const LEASE_MS = 4_000;
 const STEPS = 5;
 const CHAIN = {
   name: "chain",

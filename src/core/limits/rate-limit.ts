@@ -31,8 +31,10 @@ export interface RateLimiter {
   /**
    * Admit and count one request for `key`, or refuse it without counting. A limiter that holds
    * its state in memory answers synchronously, so the request path does not yield for it.
+   * `windowMs`: the window a request counts in, a minute unless a caller (a webhook trigger's
+   * `rateLimit.window`) names another; `limitPerMinute` is then the limit per that window.
    */
-  acquire(key: string, limitPerMinute: number): RateDecision | Promise<RateDecision>;
+  acquire(key: string, limitPerMinute: number, windowMs?: number): RateDecision | Promise<RateDecision>;
   /** What `acquire` would answer now, without counting anything (dashboard headroom). */
   peek(key: string, limitPerMinute: number): Promise<RateDecision>;
 }
@@ -80,7 +82,10 @@ class SlidingLog {
   head = 0;
   size = 0;
 
-  constructor(public limit: number) {
+  constructor(
+    public limit: number,
+    public windowMs: number,
+  ) {
     this.ring = new Float64Array(Math.min(limit, INITIAL_RING));
   }
 
@@ -94,7 +99,7 @@ class SlidingLog {
 
   /** Drop entries that have left the window ending at `now`. */
   expire(now: number): void {
-    const cutoff = now - RATE_WINDOW_MS;
+    const cutoff = now - this.windowMs;
     while (this.size > 0 && this.ring[this.head] <= cutoff) {
       this.head = (this.head + 1) % this.ring.length;
       this.size--;
@@ -144,35 +149,36 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   /** Synchronous; a bad limit still becomes a rejection, as from every limiter. */
-  acquire(key: string, limitPerMinute: number): RateDecision | Promise<RateDecision> {
+  acquire(key: string, limitPerMinute: number, windowMs = RATE_WINDOW_MS): RateDecision | Promise<RateDecision> {
     try {
-      return this.decide(key, limitPerMinute, true);
+      return this.decide(key, limitPerMinute, true, windowMs);
     } catch (e) {
       return Promise.reject(e);
     }
   }
 
   async peek(key: string, limitPerMinute: number): Promise<RateDecision> {
-    return this.decide(key, limitPerMinute, false);
+    return this.decide(key, limitPerMinute, false, RATE_WINDOW_MS);
   }
 
-  private decide(key: string, limit: number, consume: boolean): RateDecision {
+  private decide(key: string, limit: number, consume: boolean, windowMs: number): RateDecision {
     assertLimit(limit);
     const now = this.clock.now();
     this.sweep(now);
     let log = this.logs.get(key);
     if (log === undefined) {
       if (!consume) return rateDecision(true, 0, limit, 0, 0);
-      log = new SlidingLog(limit);
+      log = new SlidingLog(limit, windowMs);
       this.logs.set(key, log);
     } else if (log.limit !== limit) {
       log.setLimit(limit);
     }
+    log.windowMs = windowMs;
     log.expire(now);
     const allowed = log.size < limit;
     if (allowed && consume) log.push(now);
-    const untilSlot = log.size === 0 ? 0 : log.oldest() + RATE_WINDOW_MS - now;
-    const untilReset = log.size === 0 ? 0 : log.newest() + RATE_WINDOW_MS - now;
+    const untilSlot = log.size === 0 ? 0 : log.oldest() + windowMs - now;
+    const untilReset = log.size === 0 ? 0 : log.newest() + windowMs - now;
     return rateDecision(allowed, log.size, limit, untilSlot, untilReset);
   }
 
@@ -181,7 +187,7 @@ export class MemoryRateLimiter implements RateLimiter {
     if (now - this.lastSweep < RATE_WINDOW_MS) return;
     this.lastSweep = now;
     for (const [key, log] of this.logs) {
-      if (log.size === 0 || log.newest() <= now - RATE_WINDOW_MS) this.logs.delete(key);
+      if (log.size === 0 || log.newest() <= now - log.windowMs) this.logs.delete(key);
     }
   }
 }

@@ -26,3 +26,15 @@ export async function webhookHeaders(secrets: string[], id: string, timestampSec
   const signatures = await Promise.all(secrets.map((s) => sign(s, id, timestampSec, body)));
   return { "webhook-id": id, "webhook-timestamp": String(timestampSec), "webhook-signature": signatures.join(" ") };
 }
+
+/** Whether `signature` (base64) is the HMAC-SHA256 of a delivery under `secret`; Web Crypto compares in constant time. */
+export async function verify(secret: string, id: string, timestampSec: string, body: string, signature: string): Promise<boolean> {
+  let mac: Uint8Array<ArrayBuffer>;
+  try {
+    mac = fromBase64(signature);
+  } catch {
+    return false;
+  }
+  const key = await crypto.subtle.importKey("raw", fromBase64(secret.slice(PREFIX.length)), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  return crypto.subtle.verify("HMAC", key, mac, encoder.encode(`${id}.${timestampSec}.${body}`));
+}

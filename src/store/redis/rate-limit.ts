@@ -62,15 +62,15 @@ export class RedisRateLimiter implements RateLimiter {
     this.clock = opts.clock ?? systemClock;
   }
 
-  acquire(key: string, limitPerMinute: number): Promise<RateDecision> {
-    return this.decide(key, limitPerMinute, true);
+  acquire(key: string, limitPerMinute: number, windowMs = RATE_WINDOW_MS): Promise<RateDecision> {
+    return this.decide(key, limitPerMinute, true, windowMs);
   }
 
   peek(key: string, limitPerMinute: number): Promise<RateDecision> {
-    return this.decide(key, limitPerMinute, false);
+    return this.decide(key, limitPerMinute, false, RATE_WINDOW_MS);
   }
 
-  private async decide(key: string, limit: number, consume: boolean): Promise<RateDecision> {
+  private async decide(key: string, limit: number, consume: boolean, windowMs: number): Promise<RateDecision> {
     assertLimit(limit);
     const now = this.clock.now();
     const member = consume ? `${now}:${this.instanceTag}:${this.seq++}` : "";
@@ -79,7 +79,7 @@ export class RedisRateLimiter implements RateLimiter {
       "1",
       `${this.prefix}rate:${key}`,
       String(now),
-      String(RATE_WINDOW_MS),
+      String(windowMs),
       String(limit),
       consume ? "1" : "0",
       member,

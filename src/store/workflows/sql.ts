@@ -38,6 +38,11 @@ export class SqlWorkflowStore implements WorkflowStore {
     return row ? workflowOf(row) : undefined;
   }
 
+  async atVersion(teamId: string, name: string, version: number): Promise<DeployedWorkflow | undefined> {
+    const row = await this.sql.one(`SELECT ${WF_COLUMNS} FROM workflows WHERE team_id = $1 AND name = $2 AND version = $3`, [teamId, name, version]);
+    return row ? workflowOf(row) : undefined;
+  }
+
   async listWorkflows(teamId: string): Promise<DeployedWorkflow[]> {
     const rows = await this.sql.all(
       `SELECT ${WF_COLUMNS} FROM workflows w WHERE team_id = $1 AND version = (SELECT MAX(version) FROM workflows v WHERE v.team_id = w.team_id AND v.name = w.name) ORDER BY name`,
@@ -46,11 +51,12 @@ export class SqlWorkflowStore implements WorkflowStore {
     return rows.map(workflowOf);
   }
 
-  async insertRun(r: WorkflowRun): Promise<void> {
-    await this.sql.run(`INSERT INTO workflow_runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
+  async insertRun(r: WorkflowRun): Promise<boolean> {
+    const added = await this.sql.run(`INSERT INTO workflow_runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`, [
       r.id, r.team_id, r.workflow_id, r.workflow_name, r.version, r.status, JSON.stringify(r.input ?? null),
       r.result === null ? null : JSON.stringify(r.result), r.created_at, r.started_at, r.finished_at, r.lease_until,
     ]);
+    return added === 1;
   }
 
   async getRun(id: string): Promise<WorkflowRun | undefined> {

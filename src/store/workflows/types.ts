@@ -55,9 +55,12 @@ export interface WorkflowStore {
   getWorkflow(id: string): Promise<DeployedWorkflow | undefined>;
   /** The team's latest version of `name`. */
   latest(teamId: string, name: string): Promise<DeployedWorkflow | undefined>;
+  /** The team's version `version` of `name`. */
+  atVersion(teamId: string, name: string, version: number): Promise<DeployedWorkflow | undefined>;
   /** Each workflow's latest version, by name. */
   listWorkflows(teamId: string): Promise<DeployedWorkflow[]>;
-  insertRun(run: WorkflowRun): Promise<void>;
+  /** Inserts the run; false (and nothing written) when a run with its id exists. */
+  insertRun(run: WorkflowRun): Promise<boolean>;
   getRun(id: string): Promise<WorkflowRun | undefined>;
   /** A team's runs, newest first. */
   listRuns(teamId: string, limit: number, offset: number): Promise<{ runs: WorkflowRun[]; total: number }>;

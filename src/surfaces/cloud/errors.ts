@@ -21,7 +21,9 @@ export async function hostedJson(request: Request, limit: number): Promise<Recor
 }
 
 /** The cloud listener's answer to a path no route serves (createApp's `fallback`). */
-export function unknownRoute(request: Request): Response {
+export function unknownRoute(request: Request, path = new URL(request.url).pathname): Response {
+  // A workflow trigger path (./hooks.ts) takes POST or PUT; another method on one is a 405.
+  if (path.startsWith("/hooks/")) return errorResponse(new CoreError(405, "method_not_allowed", "a workflow trigger takes POST or PUT", { headers: { allow: "POST, PUT" } }), requestInfo(request).id, "spec");
   const err = new CoreError(404, "not_found", "Unknown route. The hosted API's routes are listed at /openapi.json");
   return errorResponse(err, requestInfo(request).id, "spec");
 }

@@ -1,7 +1,7 @@
 // `relay cloud`: the hosted surfaces' listener: the hosted API of the spec and its console
-// (./console/), and the cloud routes of §4.3 but schedules and the §4.4 hook paths, which are not
-// built yet (README "Status"). It also starts the background jobs that work from the store (webhook
-// deliveries, benchmark runs, workflow runs).
+// (./console/), the cloud routes of §4.3 and the §4.4 workflow trigger paths (./hooks.ts). It also
+// starts the background jobs that work from the store (webhook deliveries, benchmark runs, workflow
+// runs, schedules).
 import { Elysia } from "elysia";
 import type { Relay } from "../../relay.ts";
 import { json } from "../http.ts";
@@ -21,6 +21,8 @@ import { billingRoutes } from "./billing.ts";
 import { telemetryRoutes } from "./telemetry.ts";
 import { versionRoutes } from "./version.ts";
 import { workflowRoutes } from "./workflows.ts";
+import { scheduleRoutes } from "./schedules.ts";
+import { hookRoutes } from "./hooks.ts";
 import * as relayDocs from "../openapi/cloud-relay.ts";
 
 export function cloudSurface(relay: Relay) {
@@ -31,6 +33,8 @@ export function cloudSurface(relay: Relay) {
   relay.benchmarkRunner.start();
   // And workflow runs, resuming those a previous process left (src/core/workflows/cloud/runner.ts).
   relay.workflowRunner.start();
+  // And workflow schedules (src/core/workflows/cloud/scheduler.ts).
+  relay.scheduler.start();
   return new Elysia({ name: "cloud" })
     .use(keysRoutes(relay))
     .use(agentRoutes(relay))
@@ -45,6 +49,8 @@ export function cloudSurface(relay: Relay) {
     .use(telemetryRoutes(relay))
     .use(versionRoutes())
     .use(workflowRoutes(relay))
+    .use(scheduleRoutes(relay))
+    .use(hookRoutes(relay))
     .post("/api/relay", relayHandler(relay), { parse: "none", detail: relayDocs.relay })
     // /health answers 200 while the process serves (liveness); /api/health is 503 when degraded (readiness).
     .get("/health", async () => json(await health()), { detail: docs.liveness })

@@ -8,7 +8,10 @@ import { Elysia } from "elysia";
 import { CoreError } from "../../core/errors.ts";
 import { prefixedId } from "../../core/ids.ts";
 import { text } from "../../core/registry/fields.ts";
-import { definitionOf, deploy, deployedWorkflow } from "../../core/workflows/cloud/deploy.ts";
+import { definitionOf, deploy, deployedWorkflow, versionOf } from "../../core/workflows/cloud/deploy.ts";
+import { triggerOf } from "../../core/workflows/cloud/trigger-config.ts";
+import { registerTrigger, triggerView } from "../../core/workflows/cloud/triggers.ts";
+import { enqueueRun, requireCloud } from "../../core/workflows/cloud/enqueue.ts";
 import { debugRunView, runView, workflowView } from "../../core/workflows/cloud/views.ts";
 import type { Relay } from "../../relay.ts";
 import type { WorkflowRun } from "../../store/workflows/types.ts";
@@ -18,6 +21,7 @@ import { DEFAULT_LIMIT, integerParam, MAX_LIMIT } from "./agents.ts";
 import { CORE, READ, guarded, type HostedAuth, type HostedHandler } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
+import { hooksUrl } from "./hooks.ts";
 
 const DEFINITION_LIMIT = 512 * 1024;
 const INPUT_LIMIT = 1024 * 1024;
@@ -32,7 +36,7 @@ async function teamRun(relay: Relay, auth: HostedAuth, id: string): Promise<Work
   return run;
 }
 
-function handlers(relay: Relay): Record<"deploy" | "list" | "trigger" | "runs" | "run" | "debugRuns" | "debugRun" | "debugWorkflows", HostedHandler> {
+export function handlers(relay: Relay): Record<"deploy" | "list" | "trigger" | "runs" | "run" | "debugRuns" | "debugRun" | "debugWorkflows", HostedHandler> {
   const store = relay.store.workflows;
   const runs = async (request: Request, auth: HostedAuth) => {
     const { limit, offset } = page(new URL(request.url).searchParams);
@@ -41,10 +45,15 @@ function handlers(relay: Relay): Record<"deploy" | "list" | "trigger" | "runs" |
   };
   return {
     deploy: async (request, auth) => {
-      const definition = definitionOf(jsonObjectOf(await hostedText(request, DEFINITION_LIMIT)));
+      const body = jsonObjectOf(await hostedText(request, DEFINITION_LIMIT));
+      const definition = definitionOf(body);
+      // The webhook trigger (spec §2.10) is the workflow's, not a version's: deploying replaces it.
+      const spec = body.trigger === undefined ? undefined : triggerOf(body.trigger);
       const id = prefixedId("wf");
       const deployed = await deploy(store, auth.team.id, definition, relay.clock.now(), id);
-      return json({ workflow: workflowView(deployed), created: deployed.id === id }, deployed.id === id ? 201 : 200);
+      const trigger = await registerTrigger(relay, auth.team.id, definition.name, spec);
+      const view = { workflow: workflowView(deployed), created: deployed.id === id, trigger: trigger ? triggerView(trigger, hooksUrl(relay, request)) : null };
+      return json(view, deployed.id === id ? 201 : 200);
     },
     list: async (_, auth) => json({ data: (await store.listWorkflows(auth.team.id)).map(workflowView) }),
     trigger: async (request, auth) => {
@@ -52,16 +61,9 @@ function handlers(relay: Relay): Record<"deploy" | "list" | "trigger" | "runs" |
       return idempotent(relay, auth.team.id, request, raw, async () => {
         const body = jsonObjectOf(raw);
         const name = text(body.workflow, "workflow", 128);
-        if (!(await relay.store.accounts.cloudEnabled(auth.team.id))) throw new CoreError(403, "cloud_disabled", "Cloud features are off for this team; an administrator turns them on (relay cloud teams set-cloud <team> on)");
-        const workflow = await deployedWorkflow(store, auth.team.id, name);
-        const now = relay.clock.now();
-        const run: WorkflowRun = {
-          id: prefixedId("wfr"), team_id: auth.team.id, workflow_id: workflow.id, workflow_name: workflow.name, version: workflow.version,
-          status: "queued", input: body.input ?? null, result: null, created_at: now, started_at: null, finished_at: null, lease_until: null,
-        };
-        await store.insertRun(run);
-        relay.workflowRunner.kick();
-        return json({ run: runView(run) }, 202);
+        await requireCloud(relay.store.accounts, auth.team.id);
+        const run = await enqueueRun(relay, auth.team.id, await deployedWorkflow(store, auth.team.id, name, versionOf(body.version)), body.input);
+        return json({ run: runView(run!) }, 202);
       });
     },
     runs: async (request, auth) => json(await runs(request, auth)),

@@ -35,6 +35,7 @@ const TAGS = [
   { name: "public data", description: "Public reference data of `relay cloud`: the model catalog with prices and capabilities, and the providers; no key needed." },
   { name: "mesh", description: "Routing outcomes shared between proxies: the proxy's mesh sync and stats, and the cloud's telemetry uploads, aggregates and model recommendation." },
   { name: "billing", description: "Billing of the hosted plans through Stripe: checkout and portal sessions for a team, and Stripe's signed webhook." },
+  { name: "workflow triggers", description: "Webhook triggers of deployed workflows on `relay cloud`: /hooks/<team>/<endpoint path>, admitted by the trigger's own headers and signature, not an API key." },
   { name: "versions", description: "Versions of `relay cloud`: the API's and the SDK's, and the update check SDKs call; no key needed." },
 ];
 
@@ -48,8 +49,8 @@ const DESCRIPTION = [
 
 const REQUEST_ID_HEADER = { $ref: "#/components/headers/x-svc-request-id" };
 
-/** `/dashboard/api/runs/:id` → `/dashboard/api/runs/{id}` */
-export const openApiPath = (elysiaPath: string): string => elysiaPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+/** `/dashboard/api/runs/:id` → `/dashboard/api/runs/{id}`; a trailing wildcard (`/hooks/:team/*`) → `{path}` */
+export const openApiPath = (elysiaPath: string): string => elysiaPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}").replace(/\/\*$/, "/{path}");
 
 export function openApiDocument(surfaces: AnyElysia[], info: { title: string; version: string }): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};

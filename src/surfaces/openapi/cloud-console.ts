@@ -5,6 +5,7 @@ import * as agentDocs from "./cloud-agents.ts";
 import { withHostedErrors } from "./cloud.ts";
 import * as keyDocs from "./cloud-keys.ts";
 import * as logDocs from "./cloud-logs.ts";
+import * as workflowDocs from "./cloud-workflows.ts";
 import { type Operation, asSchema, errorResponses, jsonRequestBody, jsonResponse, pathParameter } from "./common.ts";
 
 const tags = ["console"];
@@ -99,6 +100,9 @@ export const listKeys = fromHostedRoute(keyDocs.listKeys, false);
 export const createKey = fromHostedRoute(keyDocs.createKey, true);
 export const rotateKey = fromHostedRoute(keyDocs.rotateKey, true);
 export const revokeKey = fromHostedRoute(keyDocs.revokeKey, true);
+/** The Runs page's list and a run's steps: GET /api/v1/webhooks/runs and GET /v1/debug/runs/:runId with the session. */
+export const runs = fromHostedRoute(workflowDocs.runs, false);
+export const run = fromHostedRoute(workflowDocs.debugRun, false);
 
 /** A log route of the hosted API as the console serves it: on every plan. */
 const everyPlan = (op: Operation, description: string): Operation => {

@@ -23,6 +23,34 @@ const Step = T.Object(
 
 const Definition = T.Object({ name: T.String({ maxLength: 128 }), steps: T.Array(Step, { minItems: 1, maxItems: 50 }) }, { $id: "WorkflowDefinition" });
 
+const RateLimit = T.Object({ requests: T.Integer({ minimum: 1, maximum: 1000000 }), window: T.String({ pattern: "^[1-9][0-9]{0,5}[smhd]$", description: "a whole number and a unit: 30s, 1m, 2h, 1d (at most 1d)" }) });
+
+/** Interface §2.10: the deploy body's `trigger` (src/core/workflows/cloud/trigger-config.ts). */
+const TriggerConfig = T.Object(
+  {
+    endpoint: T.String({ maxLength: 256, description: "path under the team's hook address: segments of letters, digits and ._~- separated by /" }),
+    method: T.Optional(T.Union([T.Literal("POST"), T.Literal("PUT")], { default: "POST" })),
+    headers: T.Optional(T.Record(T.String(), T.String(), { description: "headers a call must carry with these values (at most 20)" })),
+    secret: T.Optional(T.String({ minLength: 16, maxLength: 256, description: "signs calls; without signatureHeader a Standard Webhooks secret (whsec_ + base64 of 24 to 64 bytes)" })),
+    signatureHeader: T.Optional(T.String({ description: "header of the signature t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>" })),
+    rateLimit: T.Optional(RateLimit),
+  },
+  { $id: "WorkflowTriggerConfig" },
+);
+
+const Trigger = T.Object(
+  {
+    endpoint: T.String(),
+    url: T.String({ description: "{hooks_url}/<team>/<endpoint>: cloud.publicUrl (else the address the deploy came in on) + /hooks" }),
+    method: T.Union([T.Literal("POST"), T.Literal("PUT")]),
+    headers: T.Array(T.String(), { description: "the names of the headers required (values not shown)" }),
+    signed: T.Boolean({ description: "whether a secret is set (never shown)" }),
+    signatureHeader: Nullable(T.String()),
+    rateLimit: Nullable(RateLimit),
+  },
+  { $id: "WorkflowTrigger" },
+);
+
 const Workflow = T.Object(
   { id: T.String({ pattern: "^wf_" }), object: T.Literal("workflow"), name: T.String(), version: T.Integer({ minimum: 1 }), definition: Definition, created_at: Iso },
   { $id: "Workflow" },
@@ -39,7 +67,7 @@ const Result = T.Object(
   { $id: "WorkflowResult", description: "Interface §2.11's WorkflowResult; for a resumed run, startTime is when it was resumed" },
 );
 
-const Run = T.Object(
+export const Run = T.Object(
   {
     id: T.String({ pattern: "^wfr_" }),
     object: T.Literal("workflow_run"),
@@ -82,12 +110,12 @@ export const deploy = guarded(
     summary: "Deploy a workflow",
     description:
       "Registers the definition as the team's workflow of its name, checked whole first (the dependency graph, each model as `<vendor>:<model>`, retry, schemas, templates). " +
-      "Idempotent on the definition: the same one again (in any key order) answers 200 with the version stored; a changed one is the next version (201). Runs trigger the latest version.",
-    requestBody: jsonRequestBody(Definition),
+      "Idempotent on the definition: the same one again (in any key order) answers 200 with the version stored; a changed one is the next version (201). Runs trigger the latest version. A `trigger` (interface §2.10) makes the workflow answer at /hooks/<team>/<endpoint> (the answer's trigger.url); it is the workflow's, replaced by each deploy.",
+    requestBody: jsonRequestBody(T.Composite([Definition, T.Object({ trigger: T.Optional(TriggerConfig) })], { description: "the definition, and its webhook trigger (without one, the workflow's trigger is removed)" })),
     responses: {
-      201: jsonResponse("A new version", T.Object({ workflow: Workflow, created: T.Literal(true) })),
-      200: jsonResponse("The same definition, deployed already", T.Object({ workflow: Workflow, created: T.Literal(false) })),
-      ...errorResponses("spec", { 400: "a field is invalid (details.parameter names it, as steps[1].model), or the steps make no workflow (parameter steps; the message lists every problem)", 413: "body over 512 KB" }),
+      201: jsonResponse("A new version", T.Object({ workflow: Workflow, created: T.Literal(true), trigger: Nullable(Trigger) })),
+      200: jsonResponse("The same definition, deployed already", T.Object({ workflow: Workflow, created: T.Literal(false), trigger: Nullable(Trigger) })),
+      ...errorResponses("spec", { 400: "a field is invalid (details.parameter names it, as steps[1].model or trigger.rateLimit.window), or the steps make no workflow (parameter steps; the message lists every problem)", 413: "body over 512 KB" }),
     },
   },
   false,
@@ -102,12 +130,18 @@ export const trigger = guarded(
   {
     summary: "Trigger a deployed workflow",
     description:
-      "Starts a run of the latest version of the workflow named, on `input`; answers 202 at once with the run, which goes on in the background as a durable run: each step's result is stored as it completes, and a run whose server dies resumes elsewhere (or on restart) without calling a completed step again. " +
+      "Starts a run of the latest version of the workflow named (or of `version`), on `input`; answers 202 at once with the run, which goes on in the background as a durable run: each step's result is stored as it completes, and a run whose server dies resumes elsewhere (or on restart) without calling a completed step again. " +
       "Steps route as the team: its stored provider keys, budgets and fallback. 403 cloud_disabled when the team's Cloud features are off. Takes an Idempotency-Key.",
-    requestBody: jsonRequestBody(T.Object({ workflow: T.String(), input: T.Optional(T.Any({ description: "the run's input, read by {{input.…}}" })) })),
+    requestBody: jsonRequestBody(
+      T.Object({
+        workflow: T.String(),
+        version: T.Optional(T.Integer({ minimum: 1, description: "this version of the workflow (as its deploy answered) rather than the latest" })),
+        input: T.Optional(T.Any({ description: "the run's input, read by {{input.…}}" })),
+      }),
+    ),
     responses: {
       202: jsonResponse("The run, queued", T.Object({ run: Run })),
-      ...errorResponses("spec", { 400: "workflow missing or invalid (details.parameter)", 404: "no workflow of that name is deployed in this team (not_found)", 413: "body over 1 MB" }),
+      ...errorResponses("spec", { 400: "workflow or version invalid (details.parameter)", 404: "no workflow of that name (at that version) is deployed in this team (not_found)", 413: "body over 1 MB" }),
     },
   },
   false,

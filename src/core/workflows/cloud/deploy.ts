@@ -60,9 +60,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The team's deployed workflow named `name` (its latest version); 404 when there is none. */
-export async function deployedWorkflow(store: WorkflowStore, teamId: string, name: string): Promise<DeployedWorkflow> {
-  const found = await store.latest(teamId, name);
-  if (!found) throw new CoreError(404, "not_found", `no workflow named "${name}" is deployed in this team`);
+/** The team's deployed workflow named `name` (its latest version, or `version`); 404 when there is none. */
+export async function deployedWorkflow(store: WorkflowStore, teamId: string, name: string, version?: number): Promise<DeployedWorkflow> {
+  const found = version === undefined ? await store.latest(teamId, name) : await store.atVersion(teamId, name, version);
+  if (!found) throw new CoreError(404, "not_found", `no workflow named "${name}"${version === undefined ? "" : ` at version ${version}`} is deployed in this team`);
   return found;
+}
+
+/** The trigger body's optional `version`: a whole number from 1. */
+export function versionOf(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || (value as number) < 1) throw invalid("version", value, "integer", "must be a version number (an integer from 1)");
+  return value as number;
 }

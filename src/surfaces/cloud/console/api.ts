@@ -1,6 +1,6 @@
 // The console's JSON endpoints (/console/api/…), signed in by the session cookie (session.ts) and
 // counted against the team's plan rate like every hosted route (cloud/auth.ts `admit`). They answer
-// what the hosted API answers (the same handlers for keys), with two differences of the console:
+// what the hosted API answers (the same handlers for keys and workflow runs), with two differences of the console:
 // the request log is viewable on every plan (spec §8), and its export is gated by the plan.
 import { Elysia } from "elysia";
 import { CoreError } from "../../../core/errors.ts";
@@ -12,6 +12,7 @@ import { discover } from "../agents.ts";
 import { keyHandlers } from "../keys.ts";
 import { logFilterOf, windowOf } from "../log-query.ts";
 import { logHandlers } from "../logs.ts";
+import { handlers as workflowHandlers } from "../workflows.ts";
 import { json } from "../../http.ts";
 import * as docs from "../../openapi/cloud-console.ts";
 import { guarded as secured } from "../../respond.ts";
@@ -57,12 +58,15 @@ const log: (relay: Relay) => HostedHandler = (relay) => async (_, auth, params) 
 export function consoleApi(relay: Relay) {
   const route = (accepts: readonly KeyType[], handler: HostedHandler) => consoleRoute(relay, accepts, handler);
   const keys = keyHandlers(relay);
+  const workflows = workflowHandlers(relay);
   return new Elysia({ name: "console-api" })
     .get("/console/api/me", route(READ, async (_, auth) => json(whoami(auth))), { detail: docs.me })
     .get("/console/api/usage", route(READ, usage(relay)), { detail: docs.usage })
     .get("/console/api/logs", route(READ, logs(relay)), { detail: docs.logs })
     .get("/console/api/logs/export", route(READ, logHandlers(relay).export), { detail: docs.exportLogs })
     .get("/console/api/logs/:id", route(READ, log(relay)), { detail: docs.log })
+    .get("/console/api/runs", route(READ, workflows.runs), { detail: docs.runs })
+    .get("/console/api/runs/:runId", route(READ, workflows.debugRun), { detail: docs.run })
     .get("/console/api/agents", route(READ, discover(relay)), { detail: docs.agents })
     .get("/console/api/keys", route(READ, keys.list), { detail: docs.listKeys })
     .post("/console/api/keys", route(CORE, keys.create), { parse: "none", detail: docs.createKey })

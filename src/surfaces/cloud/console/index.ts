@@ -8,7 +8,7 @@ import * as docs from "../../openapi/cloud-console.ts";
 import { guarded, secure, withEtag } from "../../respond.ts";
 import { consoleApi } from "./api.ts";
 import { CONSOLE_ASSETS } from "./assets.ts";
-import { AgentsPage, KeysPage, LogPage, LoginPage, UsagePage } from "./pages.tsx";
+import { AgentsPage, KeysPage, LogPage, LoginPage, RunsPage, UsagePage } from "./pages.tsx";
 import { signIn, signOut, signedIn } from "./session.ts";
 
 const htmlOf = async (markup: JSX.Element) => `<!doctype html>${await markup}`;
@@ -18,7 +18,7 @@ const html = (text: string) => secure(new Response(text, { headers: { "content-t
 const redirect = (to: string) => secure(new Response(null, { status: 303, headers: { location: to, "cache-control": "no-store" } }));
 
 export function consoleSurface(relay: Relay) {
-  const pages = { usage: htmlOf(UsagePage()), logs: htmlOf(LogPage()), agents: htmlOf(AgentsPage()), keys: htmlOf(KeysPage()), login: htmlOf(LoginPage()) };
+  const pages = { usage: htmlOf(UsagePage()), logs: htmlOf(LogPage()), runs: htmlOf(RunsPage()), agents: htmlOf(AgentsPage()), keys: htmlOf(KeysPage()), login: htmlOf(LoginPage()) };
   // A page holds no data; a browser without a session is sent to the sign-in page instead.
   const page = (markup: Promise<string>) => ({ request }: { request: Request }) =>
     guarded(request, relay.log, async () => ((await signedIn(relay, request)) ? html(await markup) : redirect("/console/login")));
@@ -26,6 +26,7 @@ export function consoleSurface(relay: Relay) {
   const open = new Elysia({ name: "console-pages" })
     .get("/console", page(pages.usage), { detail: docs.page("usage") })
     .get("/console/logs", page(pages.logs), { detail: docs.page("request log") })
+    .get("/console/runs", page(pages.runs), { detail: docs.page("workflow runs") })
     .get("/console/agents", page(pages.agents), { detail: docs.page("agents") })
     .get("/console/keys", page(pages.keys), { detail: docs.page("API keys") })
     .get("/console/login", async () => html(await pages.login), { detail: docs.loginPage })

@@ -6,11 +6,12 @@ import type { Children } from "@kitajs/html";
 import { ConfirmDialog, PageHead } from "../../web/markup.tsx";
 import { CONSOLE_ASSET_BASE, CONSOLE_PATHS } from "./assets.ts";
 
-export type ConsolePage = "overview" | "logs" | "agents" | "keys";
+export type ConsolePage = "overview" | "logs" | "runs" | "agents" | "keys";
 
 const NAV: { page: ConsolePage; href: string; label: string }[] = [
   { page: "overview", href: "/console", label: "Usage" },
   { page: "logs", href: "/console/logs", label: "Request log" },
+  { page: "runs", href: "/console/runs", label: "Runs" },
   { page: "agents", href: "/console/agents", label: "Agents" },
   { page: "keys", href: "/console/keys", label: "API keys" },
 ];

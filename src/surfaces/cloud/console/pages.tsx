@@ -110,6 +110,34 @@ export function LogPage() {
   );
 }
 
+/** The team's workflow runs; a run's steps open in the drawer. The form only refreshes (logControls needs one). */
+export function RunsPage() {
+  return (
+    <ConsoleLayout page="runs" title="Workflow runs">
+      <div class="toolbar">
+        <h1>Workflow runs</h1>
+      </div>
+      <Panel id="runs" title="Runs" class="log">
+        <form id="log-filters" class="filters" aria-label="Refresh the runs">
+          <div class="buttons">
+            <button type="submit" class="btn">Refresh</button>
+          </div>
+        </form>
+        <div class="table-wrap">
+          <table class="table runs">
+            <thead>
+              <tr><Th>Started</Th><Th>Workflow</Th><Th>Status</Th><Th class="num hide-sm">Duration</Th></tr>
+            </thead>
+            <tbody id="run-rows"></tbody>
+          </table>
+        </div>
+        <LogPager />
+      </Panel>
+      <RequestDrawer />
+    </ConsoleLayout>
+  );
+}
+
 export function AgentsPage() {
   return (
     <ConsoleLayout page="agents" title="Agents">

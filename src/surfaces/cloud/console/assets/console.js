@@ -187,6 +187,65 @@
     return loadLogs();
   }
 
+  // ---- workflow runs ----------------------------------------------------------
+  /** The runs page's offset and drawer (ui.js logControls; its form only refreshes), wired in setupRuns. */
+  let runs;
+  const RUN_STATUS = { succeeded: "ok", completed: "ok", failed: "bad" };
+  const runBadge = (status) => h("span", { class: `badge ${RUN_STATUS[status] ?? "warn"}` }, status);
+  const duration = (r) => (r.started_at && r.finished_at ? ms(Date.parse(r.finished_at) - Date.parse(r.started_at)) : "—");
+  const asText = (v) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
+
+  function renderRuns(p) {
+    $("run-rows").replaceChildren(
+      ...(p.data.length
+        ? p.data.map((r) =>
+            h("tr", { "data-run": r.id },
+              h("td", {}, h("button", { type: "button", class: "row-open", "aria-label": `Steps of the ${r.workflow} run of ${time(r.created_at)}`, onclick: (e) => openRun(r.id, e.currentTarget) },
+                dateTime(r.started_at ?? r.created_at))),
+              h("td", {}, r.workflow, h("small", { class: "muted" }, ` · v${r.version}`)),
+              h("td", {}, runBadge(r.status)),
+              h("td", { class: "num hide-sm" }, duration(r))))
+        : [h("tr", { class: "empty" }, h("td", { colspan: 4 }, runs.offset ? "No more runs." : "No workflow runs yet (POST /api/v1/webhooks/trigger starts one)."))]),
+    );
+    const first = p.total ? runs.offset + 1 : 0;
+    $("page-info").textContent = `${count(first)}–${count(runs.offset + p.data.length)} of ${count(p.total)}`;
+    $("page-prev").disabled = runs.offset === 0;
+    $("page-next").disabled = runs.offset + p.data.length >= p.total;
+  }
+
+  /** One step of GET /v1/debug/runs/:runId: what it sent (after templating), what came back, and its cost. */
+  function renderStep(s) {
+    const prompt = s.prompt ? [s.prompt.system ? `system: ${s.prompt.system}` : null, `user: ${s.prompt.user}`].filter(Boolean).join("\n\n") : null;
+    return h("section", { class: "step", "data-step": s.name },
+      h("h3", {}, s.name, " ", runBadge(s.status)),
+      kv([
+        ["Model", s.routed_model && s.routed_model !== s.model ? `${s.model} → ${s.routed_model}` : s.model],
+        ["Tokens", s.tokens ? `${count(s.tokens.input)} / ${count(s.tokens.output)}` : null],
+        ["Cost", s.cost_usd === null ? null : usd(s.cost_usd)],
+        ["Latency", s.latency_ms === null ? null : ms(s.latency_ms)],
+        ["Retries", s.retries === null ? null : String(s.retries) + (s.repaired ? " · repaired" : "")],
+        ["Error", s.error ? s.error.message : null],
+      ]),
+      prompt ? h("h4", {}, "Prompt after templating") : null,
+      prompt ? h("pre", { class: "meta", "data-prompt": "" }, prompt) : null,
+      s.output === null ? null : h("h4", {}, "Output"),
+      s.output === null ? null : h("pre", { class: "meta", "data-output": "" }, asText(s.output)));
+  }
+
+  const openRun = (id, opener) =>
+    runs.open(opener, async () => {
+      const { run } = await getJson(`/console/api/runs/${encodeURIComponent(id)}`);
+      const error = run.result?.error ? h("p", { class: "notice bad" }, run.result.error.message) : null;
+      return { title: `${run.workflow} · ${run.status}`, children: [kv([["Run id", h("code", {}, run.id)], ["Created", dateTime(run.created_at)], ["Duration", duration(run)]]), error, ...run.steps.map(renderStep)].filter(Boolean) };
+    });
+
+  const loadRuns = () => getJson(`/console/api/runs?limit=${PAGE_SIZE}&offset=${runs.offset}`).then(renderRuns);
+
+  function setupRuns() {
+    runs = logControls(PAGE_SIZE, () => loadRuns().catch((e) => toast(e.message, true)));
+    return loadRuns();
+  }
+
   // ---- agents ---------------------------------------------------------------
   async function setupAgents() {
     const { agents } = await getJson("/console/api/agents");
@@ -277,7 +336,7 @@
   }
 
   // ---- start ----------------------------------------------------------------
-  const SETUP = { overview: setupUsage, logs: setupLogs, agents: setupAgents, keys: setupKeys };
+  const SETUP = { overview: setupUsage, logs: setupLogs, runs: setupRuns, agents: setupAgents, keys: setupKeys };
   loadMe()
     .then(() => SETUP[page]())
     .then(() => document.body.setAttribute("data-ready", ""))
