@@ -7,7 +7,6 @@
 import { Elysia } from "elysia";
 import { cardFromUrl } from "../../core/registry/card-url.ts";
 import { newAgent } from "../../core/registry/new-agent.ts";
-import { invalid } from "../../core/registry/fields.ts";
 import type { Relay } from "../../relay.ts";
 import type { Agent, StoredAgent } from "../../store/agents/types.ts";
 import { json } from "../http.ts";
@@ -15,23 +14,13 @@ import * as docs from "../openapi/cloud-agents.ts";
 import { CORE, guarded, type HostedHandler } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
+import { pageOf } from "./paging.ts";
 
 /** A card with a hundred skills fits with room to spare. */
 const BODY_LIMIT = 256 * 1024;
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 100;
 
 function publicAgent(a: StoredAgent): Agent {
   return { id: a.id, name: a.name, capability: a.capability, description: a.description, endpoint: a.endpoint, protocol: a.protocol, created_at: a.created_at, public: a.public };
-}
-
-/** `name`'s integer value in `query`: `fallback` when absent; 400 when not an integer of at least `min`. */
-export function integerParam(query: URLSearchParams, name: string, fallback: number, min: number): number {
-  const raw = query.get(name);
-  if (raw === null) return fallback;
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min) throw invalid(name, raw, "integer", `must be an integer of at least ${min}`);
-  return n;
 }
 
 export function agentRoutes(relay: Relay) {
@@ -53,8 +42,7 @@ export function agentRoutes(relay: Relay) {
 /** GET /api/discover's handler, which the team console serves too. */
 export const discover = (relay: Relay): HostedHandler => async (request, auth) => {
   const query = new URL(request.url).searchParams;
-  const limit = Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT);
-  const offset = integerParam(query, "offset", 0, 0);
+  const { limit, offset } = pageOf(query);
   const capability = query.get("capability") || undefined;
   const page = await relay.store.agents.listAgents({ team: auth.team.id, capability, limit, offset });
   return json({ agents: page.agents, total: page.total, limit, offset });

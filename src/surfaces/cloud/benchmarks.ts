@@ -11,7 +11,7 @@ import { invalid, text } from "../../core/registry/fields.ts";
 import type { Relay } from "../../relay.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/cloud-benchmarks.ts";
-import { DEFAULT_LIMIT, integerParam, MAX_LIMIT } from "./agents.ts";
+import { pageOf } from "./paging.ts";
 import { CORE, READ, guarded, type HostedHandler } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
@@ -23,9 +23,6 @@ const MAX_COMPARED = 10;
 /** A comparison sums up each model's latest results, at most this many. */
 export const COMPARED_RESULTS = 10_000;
 
-function page(query: URLSearchParams) {
-  return { limit: Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT), offset: integerParam(query, "offset", 0, 0) };
-}
 
 /** `models=a,b`: 1 to MAX_COMPARED names. */
 function comparedModels(query: URLSearchParams): string[] {
@@ -50,7 +47,7 @@ function handlers(relay: Relay): Record<"run" | "list" | "get" | "history" | "co
       });
     },
     list: async (request, auth) => {
-      const { limit, offset } = page(new URL(request.url).searchParams);
+      const { limit, offset } = pageOf(new URL(request.url).searchParams);
       const found = await store.listRuns(auth.team.id, limit, offset);
       return json({ data: found.runs.map(runView), total: found.total, limit, offset });
     },
@@ -61,7 +58,7 @@ function handlers(relay: Relay): Record<"run" | "list" | "get" | "history" | "co
     },
     history: async (request, auth, params) => {
       const model = text(params.model, "model", 256);
-      const { limit, offset } = page(new URL(request.url).searchParams);
+      const { limit, offset } = pageOf(new URL(request.url).searchParams);
       const found = await store.modelRuns(auth.team.id, model, limit, offset);
       const results = await store.resultsOf(found.runs.map((r) => r.id), model);
       const data = found.runs.map((r) => ({

@@ -3,7 +3,7 @@
 // model that answered) and status. Each invalid one is a 400 naming it in details.parameter.
 import { invalid, text } from "../../core/registry/fields.ts";
 import type { LogFilter } from "../../core/tenancy/request-log.ts";
-import { DEFAULT_LIMIT, integerParam, MAX_LIMIT } from "./agents.ts";
+import { pageOf } from "./paging.ts";
 
 /**
  * A date (UTC midnight) or a date-time with its zone: one without a zone would be read in the
@@ -40,8 +40,7 @@ export function logFilterOf(url: URL): LogFilter {
   const query = url.searchParams;
   const model = query.get("model");
   return {
-    limit: Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT),
-    offset: integerParam(query, "offset", 0, 0),
+    ...pageOf(query),
     ...windowOf(query),
     model: model === null ? undefined : text(model, "model", 256),
     status: statusParam(query),

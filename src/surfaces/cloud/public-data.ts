@@ -14,7 +14,7 @@ import type { Registry } from "../../plugin/registry.ts";
 import type { Relay } from "../../relay.ts";
 import * as docs from "../openapi/cloud-public.ts";
 import { etagOf, withEtag } from "../respond.ts";
-import { integerParam } from "./agents.ts";
+import { integerParam } from "./paging.ts";
 
 /** Five minutes fresh, then revalidated by ETag: a reload's new prices reach a client within that. */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=300";

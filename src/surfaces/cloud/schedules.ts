@@ -11,7 +11,7 @@ import type { Relay } from "../../relay.ts";
 import type { Schedule } from "../../store/schedules/types.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/cloud-schedules.ts";
-import { DEFAULT_LIMIT, integerParam, MAX_LIMIT } from "./agents.ts";
+import { pageOf } from "./paging.ts";
 import { CORE, READ, guarded, type HostedAuth, type HostedHandler } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
@@ -39,8 +39,7 @@ function handlers(relay: Relay): Record<"create" | "list" | "get" | "update" | "
     },
     list: async (request, auth) => {
       const query = new URL(request.url).searchParams;
-      const limit = Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT);
-      const offset = integerParam(query, "offset", 0, 0);
+      const { limit, offset } = pageOf(query);
       const found = await store.list(auth.team.id, limit, offset);
       return json({ data: found.schedules.map(scheduleView), total: found.total, limit, offset });
     },

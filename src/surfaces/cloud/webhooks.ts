@@ -13,14 +13,12 @@ import type { Relay } from "../../relay.ts";
 import type { DeliveryAttempt, WebhookDelivery, WebhookEndpoint } from "../../store/webhooks/types.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/cloud-webhooks.ts";
-import { integerParam } from "./agents.ts";
+import { pageOf } from "./paging.ts";
 import { CORE, READ, guarded, type HostedAuth, type HostedHandler } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
 
 const BODY_LIMIT = 64 * 1024;
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 100;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -80,8 +78,7 @@ function handlers(relay: Relay): Record<"create" | "list" | "remove" | "rotate" 
     deliveries: async (request, auth, params) => {
       const endpoint = await ownEndpoint(relay, auth, params.id!);
       const query = new URL(request.url).searchParams;
-      const limit = Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT);
-      const offset = integerParam(query, "offset", 0, 0);
+      const { limit, offset } = pageOf(query);
       const page = await store.listDeliveries(endpoint.id, limit, offset);
       return json({ deliveries: page.deliveries.map(publicDelivery), total: page.total, limit, offset });
     },

@@ -17,7 +17,7 @@ import type { Relay } from "../../relay.ts";
 import type { WorkflowRun } from "../../store/workflows/types.ts";
 import { json } from "../http.ts";
 import * as docs from "../openapi/cloud-workflows.ts";
-import { DEFAULT_LIMIT, integerParam, MAX_LIMIT } from "./agents.ts";
+import { pageOf } from "./paging.ts";
 import { CORE, READ, guarded, type HostedAuth, type HostedHandler } from "./auth.ts";
 import { hostedText, jsonObjectOf } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
@@ -26,9 +26,6 @@ import { hooksUrl } from "./hooks.ts";
 const DEFINITION_LIMIT = 512 * 1024;
 const INPUT_LIMIT = 1024 * 1024;
 
-function page(query: URLSearchParams) {
-  return { limit: Math.min(integerParam(query, "limit", DEFAULT_LIMIT, 1), MAX_LIMIT), offset: integerParam(query, "offset", 0, 0) };
-}
 
 async function teamRun(relay: Relay, auth: HostedAuth, id: string): Promise<WorkflowRun> {
   const run = await relay.store.workflows.getRun(id);
@@ -39,7 +36,7 @@ async function teamRun(relay: Relay, auth: HostedAuth, id: string): Promise<Work
 export function handlers(relay: Relay): Record<"deploy" | "list" | "trigger" | "runs" | "run" | "debugRuns" | "debugRun" | "debugWorkflows", HostedHandler> {
   const store = relay.store.workflows;
   const runs = async (request: Request, auth: HostedAuth) => {
-    const { limit, offset } = page(new URL(request.url).searchParams);
+    const { limit, offset } = pageOf(new URL(request.url).searchParams);
     const found = await store.listRuns(auth.team.id, limit, offset);
     return { data: found.runs.map(runView), total: found.total, limit, offset };
   };
