@@ -22,8 +22,11 @@ const THROTTLED: ReadonlySet<EventType> = new Set(["limit.rate_exceeded", "budge
 const THROTTLE_MS = 60_000;
 const lastEmitted = new WeakMap<EmitDeps, Map<string, number>>();
 
-/** Queues `type` with `data` for the team's endpoints; returns at once. */
-export function emitHostedEvent(deps: EmitDeps, team: { id: string; plan: PlanName }, type: EventType, data: Record<string, unknown>): void {
+/**
+ * Queues `type` for the team's endpoints; returns at once. `data` is built only when an endpoint
+ * listens: most relayed calls of a pro team have nobody to tell.
+ */
+export function emitHostedEvent(deps: EmitDeps, team: { id: string; plan: PlanName }, type: EventType, data: () => Record<string, unknown>): void {
   if (!PLANS[team.plan]?.webhooks || throttled(deps, team.id, type)) return;
   queue(deps, team.id, type, data).catch((e) => deps.log.error("queueing a webhook event failed", { team: team.id, type, error: e }));
 }
@@ -57,11 +60,11 @@ export function forgetEndpoints(deps: object, teamId: string): void {
 const endpointsOf = (deps: EmitDeps, teamId: string): Promise<WebhookEndpoint[]> =>
   cacheOf(endpointCaches, deps, deps.clock, ENDPOINTS_TTL_MS).get(teamId, () => deps.store.webhooks.listEndpoints(teamId));
 
-async function queue(deps: EmitDeps, teamId: string, type: EventType, data: Record<string, unknown>): Promise<void> {
+async function queue(deps: EmitDeps, teamId: string, type: EventType, data: () => Record<string, unknown>): Promise<void> {
   const endpoints = (await endpointsOf(deps, teamId)).filter((e) => e.enabled && e.events.includes(type));
   if (endpoints.length === 0) return;
   const now = deps.clock.now();
-  const payload: WebhookPayload = { type, timestamp: new Date(now).toISOString(), data };
+  const payload: WebhookPayload = { type, timestamp: new Date(now).toISOString(), data: data() };
   const body = JSON.stringify(payload);
   const deliveries: WebhookDelivery[] = endpoints.map((e) => ({
     id: prefixedId("msg"),

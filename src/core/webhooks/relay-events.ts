@@ -23,13 +23,13 @@ export function emitRelayEvents(deps: EmitDeps, team: { id: string; plan: PlanNa
   } else if (result.error.code === "budget_exceeded") {
     const { message, extra } = result.error;
     const data = { relay_id: ctx.relayId, request_id: ctx.requestId, requested_model: ctx.to, message, retry_after_sec: extra.retryAfter ?? null };
-    emitHostedEvent(deps, team, "budget.exceeded", data);
+    emitHostedEvent(deps, team, "budget.exceeded", () => data);
   } else if (result.record) {
     emitRun(deps, team, ctx, result.record);
   }
 }
 
 function emitRun(deps: EmitDeps, team: { id: string; plan: PlanName }, ctx: RelayContext, record: RunRecord): void {
-  emitHostedEvent(deps, team, "relay.completed", completedData(record, ctx.relayId));
-  if (record.fallbackUsed) emitHostedEvent(deps, team, "relay.fallback_used", fallbackData(record, ctx.relayId));
+  emitHostedEvent(deps, team, "relay.completed", () => completedData(record, ctx.relayId));
+  if (record.fallbackUsed) emitHostedEvent(deps, team, "relay.fallback_used", () => fallbackData(record, ctx.relayId));
 }

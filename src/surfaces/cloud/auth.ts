@@ -63,7 +63,7 @@ export async function admit(relay: Relay, auth: HostedAuth, accepts: readonly Ke
   const decision = await relay.rate.acquire(`team:${auth.team.id}`, limit);
   const headers = rateHeaders(decision);
   if (!decision.allowed) {
-    emitHostedEvent(relay, auth.team, "limit.rate_exceeded", { plan: auth.team.plan, limit_per_minute: limit, retry_after_sec: decision.retryAfterSec });
+    emitHostedEvent(relay, auth.team, "limit.rate_exceeded", () => ({ plan: auth.team.plan, limit_per_minute: limit, retry_after_sec: decision.retryAfterSec }));
     throw new CoreError(429, "rate_limit_exceeded", `the ${auth.team.plan} plan allows ${limit} requests per minute`, { retryAfter: decision.retryAfterSec, headers });
   }
   return headers;
